@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared helpers for the rpcrdma-cm scripts: messages, package
+# installation on demand, and locating the target kernel's headers and
+# source. Source it; do not run it.
+
+TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+BUILD=${BUILD:-$TOP/build}
+
+msg() { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# need_pkgs PKG... : apt-get install the Debian packages that are missing.
+need_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+			grep -q 'install ok installed' || missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" -eq 0 ] ||
+		die "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
+	msg "installing ${missing[*]} (apt-get)"
+	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		"${missing[@]}" >"$BUILD/apt.log" 2>&1; then
+		apt-get update -q >>"$BUILD/apt.log" 2>&1 || true
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			"${missing[@]}" >>"$BUILD/apt.log" 2>&1 ||
+			die "apt-get install ${missing[*]} failed; see $BUILD/apt.log"
+	fi
+}
+mkdir -p "$BUILD"
+
+# kver_default: the running kernel if its headers are installed, else
+# the newest installed linux-headers-*, else empty.
+kver_default() {
+	local k
+	if [ -e "/lib/modules/$(uname -r)/build/Makefile" ]; then
+		uname -r
+		return
+	fi
+	for k in $(ls -d /lib/modules/*/build 2>/dev/null | sort -V -r); do
+		[ -e "$k/Makefile" ] && { basename "$(dirname "$k")"; return; }
+	done
+}
+
+# ensure_headers: make sure /lib/modules/$KVER/build exists, installing
+# Debian's default kernel headers on a machine that has none.
+ensure_headers() {
+	if [ -z "$KVER" ]; then
+		msg "no kernel headers installed; installing linux-headers-amd64"
+		need_pkgs linux-headers-amd64 linux-image-amd64
+		KVER=$(kver_default)
+		export KVER
+	fi
+	[ -n "$KVER" ] || die "no kernel headers found; install linux-headers-<release>"
+	if [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
+		need_pkgs "linux-headers-$KVER"
+	fi
+	[ -e "/lib/modules/$KVER/build/Makefile" ] ||
+		die "no headers for $KVER in /lib/modules/$KVER/build; install linux-headers-$KVER"
+}
+
+# makefile_version DIR: "x.y.z" from a kernel tree's top Makefile.
+makefile_version() {
+	awk -F' *= *' '$1 == "VERSION" {v=$2} $1 == "PATCHLEVEL" {p=$2}
+		$1 == "SUBLEVEL" {s=$2} END {if (v != "") print v "." p "." s}' \
+		"$1/Makefile"
+}
+
+# headers_version: x.y.z of the headers for $KVER (Debian splits them
+# into an arch directory and a -common one that holds the numbers).
+headers_version() {
+	local d=/lib/modules/$KVER/build v
+	v=$(makefile_version "$d")
+	[ -z "$v" ] && [ -e "/lib/modules/$KVER/source/Makefile" ] &&
+		v=$(makefile_version "/lib/modules/$KVER/source")
+	echo "$v"
+}
+
+# ensure_ksrc: set KSRC_DIR to a full source tree matching $KVER: KSRC
+# when given, else Debian's linux-source-<x.y> extracted once under
+# build/src. Refuse a tree whose version differs from the headers'.
+ensure_ksrc() {
+	local hv sv xy tarball
+	hv=$(headers_version)
+	[ -n "$hv" ] || die "cannot read the kernel version of /lib/modules/$KVER/build"
+	if [ -n "$KSRC" ]; then
+		[ -e "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel source tree (no Makefile)"
+		KSRC_DIR=$(cd "$KSRC" && pwd)
+	else
+		xy=${hv%.*}
+		tarball=/usr/src/linux-source-$xy.tar.xz
+		[ -e "$tarball" ] || need_pkgs "linux-source-$xy"
+		[ -e "$tarball" ] ||
+			die "no $tarball; install linux-source-$xy or pass KSRC=<tree of $hv>"
+		KSRC_DIR=$BUILD/src/linux-source-$xy
+		if [ ! -e "$KSRC_DIR/.extracted" ] ||
+		   [ "$tarball" -nt "$KSRC_DIR/.extracted" ]; then
+			msg "extracting $tarball into build/src (once, ~1 min)"
+			rm -rf "$KSRC_DIR"
+			mkdir -p "$BUILD/src"
+			tar -C "$BUILD/src" -xf "$tarball" ||
+				die "cannot extract $tarball"
+			touch "$KSRC_DIR/.extracted"
+		fi
+	fi
+	sv=$(makefile_version "$KSRC_DIR")
+	[ "$sv" = "$hv" ] ||
+		die "kernel source $KSRC_DIR is $sv but headers for $KVER are $hv; update linux-source-${hv%.*} (apt-get install linux-source-${hv%.*} linux-headers-$KVER) or pass KSRC=<tree of $hv>"
+	export KSRC_DIR
+}
