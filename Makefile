@@ -58,5 +58,6 @@ clean: ## remove build/ (the cached kernel sources too)
 help: ## this list
 	@echo "rpcrdma-cm targets (KVER=$(KVER)):"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | expand -t 24
+		sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | \
+		sed 's/\$$(KVER)/$(KVER)/g' | expand -t 24
 	@echo "Variables: KVER=<release> KSRC=<kernel tree> FUZZ_SECONDS=<n>"

@@ -74,8 +74,7 @@ void rpcrdma_pdata_build(u8 *buf, const struct rpcrdma_pdata_limits *local)
 	buf[7] = rpcrdma_pdata_encode_size(local->max_recv);
 }
 
-/*
- * Judge one candidate whose Format Identifier starts at @off. Only the
+/* Judge one candidate whose Format Identifier starts at @off. Only the
  * Version 1 fields are read; octets past the eighth belong to later
  * versions or other layers and are ignored (RFC 8797 Section 6).
  */
