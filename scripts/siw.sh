@@ -130,5 +130,5 @@ msg "siw also wants the crc32c crypto algorithm at load time (crc32c_generic or 
 cp "$WORK/siw.ko" "$KO.tmp"
 mv -f "$KO.tmp" "$KO"
 msg "done: ${KO#"$TOP"/}"
-msg "load: modprobe ib_core; modprobe ib_uverbs; modprobe crc32c_generic; insmod ${KO#"$TOP"/}"
-msg "then: rdma link add siw0 type siw netdev <ifname>"
+msg "load: modprobe -a ib_core libcrc32c crc32c_generic && insmod ${KO#"$TOP"/}"
+msg "then: rdma link add siw0 type siw netdev <ifname>   (see Documentation/siw.md)"
