@@ -7,7 +7,8 @@
 # siw needs (INET, INFINIBAND, INFINIBAND_VIRT_DMA, LIBCRC32C,
 # CRYPTO_CRC32C). The driver's sources are copied at build time from
 # the target kernel's own source tree (drivers/infiniband/sw/siw); none
-# of it is committed here. Output: build/$KVER/siw.ko, written only
+# of it is committed here. Output: build/$KVER/siw/siw.ko (with the
+# copied sources and generated Kbuild beside it), published only
 # when the build succeeds and every symbol it needs is exported by the
 # target kernel. Documentation/siw.md says how to load and use it.
 
@@ -21,8 +22,9 @@ ensure_ksrc
 KBUILD_DIR=/lib/modules/$KVER/build
 SIW_SRC=$KSRC_DIR/drivers/infiniband/sw/siw
 OUT=$BUILD/$KVER
-WORK=$OUT/siw
-KO=$OUT/siw.ko
+DEST=$OUT/siw
+WORK=$OUT/siw.tmp
+KO=$DEST/siw.ko
 LOG=$OUT/siw-build.log
 JOBS=${JOBS:-2}
 
@@ -65,8 +67,7 @@ msg "copying siw sources from $SIW_SRC"
 mkdir -p "$OUT"
 exec 9>"$OUT/.siw.lock"
 flock -n 9 || die "another 'make siw' for $KVER is running (lock $OUT/.siw.lock)"
-rm -f "$KO"
-rm -rf "$WORK"
+rm -rf "$DEST" "$WORK" "$OUT/siw.ko"
 mkdir -p "$WORK"
 cp "$SIW_SRC"/*.c "$SIW_SRC"/*.h "$WORK"/
 read -r -a objs < <(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$SIW_SRC/Makefile" |
@@ -126,9 +127,9 @@ done
 msg "siw.ko depends on: ${deps:-nothing}; all present in /lib/modules/$KVER"
 msg "siw also wants the crc32c crypto algorithm at load time (crc32c_generic or crc32c-intel)"
 
-# 6. Publish atomically.
-cp "$WORK/siw.ko" "$KO.tmp"
-mv -f "$KO.tmp" "$KO"
+# 6. Publish: the work directory becomes build/$KVER/siw only now, so
+#    build/$KVER/siw/siw.ko exists only after a fully checked build.
+mv "$WORK" "$DEST"
 msg "done: ${KO#"$TOP"/}"
 msg "load: modprobe -a ib_core libcrc32c crc32c_generic && insmod ${KO#"$TOP"/}"
 msg "then: rdma link add siw0 type siw netdev <ifname>   (see Documentation/siw.md)"
