@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rpcrdma-cm: glue between rpcrdma.ko and the RFC 8797 codec.
+ *
+ * Private to rpcrdma.ko. The build's semantic patches add a
+ * struct rpcrdma_cm_conn to the client endpoint (struct rpcrdma_ep) and
+ * to the server transport (struct svcxprt_rdma), include this header
+ * from xprt_rdma.h and svc_rdma.h, and call the hooks declared below
+ * where upstream built, parsed and applied the private data itself.
+ */
+#ifndef _LINUX_SUNRPC_RPCRDMA_CM_H
+#define _LINUX_SUNRPC_RPCRDMA_CM_H
+
+#include <linux/types.h>
+#include <linux/list.h>
+#include <linux/socket.h>
+#include <linux/sunrpc/rpcrdma_pdata.h>
+
+/**
+ * struct rpcrdma_cm_conn - RFC 8797 state of one connection
+ * @list: entry in the connection registry shown in debugfs
+ * @linked: @list is on the registry
+ * @server: this side accepted the connection (svcrdma)
+ * @peer: the peer's address
+ * @status: outcome of parsing the peer's private data
+ * @peer_msg: the peer's message, valid when @status is present
+ * @local: what this side advertised
+ * @res: the negotiated thresholds and remote invalidation decision
+ */
+struct rpcrdma_cm_conn {
+	struct list_head		list;
+	bool				linked;
+	bool				server;
+	struct sockaddr_storage		peer;
+	enum rpcrdma_pdata_status	status;
+	struct rpcrdma_pdata		peer_msg;
+	struct rpcrdma_pdata_limits	local;
+	struct rpcrdma_pdata_result	res;
+};
+
+struct ib_device;
+struct rdma_cm_id;
+struct rdma_conn_param;
+struct rpcrdma_connect_private;
+struct rpcrdma_ep;
+struct svc_xprt;
+struct svcxprt_rdma;
+struct svc_rdma_send_ctxt;
+struct svc_rdma_recv_ctxt;
+struct xdr_buf;
+
+/* rpcrdma_cm.c: parameters, registry, debugfs, tracepoints */
+int rpcrdma_cm_init(void);
+void rpcrdma_cm_exit(void);
+bool rpcrdma_cm_pdata_enabled(void);
+bool rpcrdma_cm_reminv_allowed(const struct ib_device *device);
+void rpcrdma_cm_set_peer(struct rpcrdma_cm_conn *conn,
+			 const struct rdma_cm_id *id, bool server);
+void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len);
+void rpcrdma_cm_parse(struct rpcrdma_cm_conn *conn,
+		      const struct rdma_conn_param *param);
+void rpcrdma_cm_negotiate(struct rpcrdma_cm_conn *conn);
+void rpcrdma_cm_link(struct rpcrdma_cm_conn *conn);
+void rpcrdma_cm_unlink(struct rpcrdma_cm_conn *conn);
+
+/* rpcrdma_cm_client.c: xprtrdma hooks */
+void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
+				 struct ib_device *device);
+void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
+				   const struct rdma_conn_param *param);
+void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep);
+
+/* svc_rdma_cm.c: svcrdma hooks */
+void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
+		       const struct rdma_conn_param *param);
+void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
+			struct rdma_conn_param *param,
+			struct rpcrdma_connect_private *pmsg);
+bool svc_rdma_cm_reminv(const struct svcxprt_rdma *rdma);
+int svc_rdma_cm_check_inline(const struct svcxprt_rdma *rdma,
+			     const struct svc_rdma_send_ctxt *sctxt,
+			     const struct svc_rdma_recv_ctxt *rctxt,
+			     const struct xdr_buf *xdr);
+unsigned int svc_rdma_cm_bc_max_payload(const struct svc_xprt *xprt);
+void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma);
+
+#endif /* _LINUX_SUNRPC_RPCRDMA_CM_H */

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rpcrdma-cm: RFC 8797 private data for rpcrdma.ko, shared glue.
+ *
+ * Module parameters, the registry of live connections shown in
+ * <debugfs>/rpcrdma_cm/connections, and the steps both roles share:
+ * advertise, parse and negotiate, each with a tracepoint.
+ */
+
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/spinlock.h>
+#include <linux/list.h>
+#include <linux/string.h>
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/rdma_cm.h>
+#include <linux/sunrpc/rpcrdma_cm.h>
+
+#include "rpcrdma_cm_version.h"
+
+#define CREATE_TRACE_POINTS
+#include "rpcrdma_cm_trace.h"
+
+MODULE_VERSION(RPCRDMA_CM_VERSION);
+
+static bool rpcrdma_cm_pdata = true;
+module_param_named(pdata, rpcrdma_cm_pdata, bool, 0644);
+MODULE_PARM_DESC(pdata,
+		 "Exchange RFC 8797 private data (0: send none and ignore the peer's, as an RFC 8166-only peer with 1024-octet thresholds)");
+
+static bool rpcrdma_cm_remote_invalidate = true;
+module_param_named(remote_invalidate, rpcrdma_cm_remote_invalidate, bool,
+		   0644);
+MODULE_PARM_DESC(remote_invalidate,
+		 "Offer remote invalidation (the R bit) when the device supports it");
+
+static LIST_HEAD(rpcrdma_cm_conns);
+static DEFINE_SPINLOCK(rpcrdma_cm_lock);
+static struct dentry *rpcrdma_cm_debugfs;
+
+/**
+ * rpcrdma_cm_pdata_enabled - Does this module exchange private data
+ *
+ * Return: the value of the pdata module parameter.
+ */
+bool rpcrdma_cm_pdata_enabled(void)
+{
+	return READ_ONCE(rpcrdma_cm_pdata);
+}
+
+/**
+ * rpcrdma_cm_reminv_allowed - May this side set the R bit
+ * @device: the connection's RDMA device
+ *
+ * Remote invalidation needs memory management extensions (FRWR) and
+ * the remote_invalidate module parameter.
+ *
+ * Return: true when the R bit may be advertised.
+ */
+bool rpcrdma_cm_reminv_allowed(const struct ib_device *device)
+{
+	if (!READ_ONCE(rpcrdma_cm_remote_invalidate))
+		return false;
+	return device->attrs.device_cap_flags & IB_DEVICE_MEM_MGT_EXTENSIONS;
+}
+
+/**
+ * rpcrdma_cm_set_peer - Record a connection's role and peer address
+ * @conn: connection state
+ * @id: the connection's CM ID
+ * @server: true for svcrdma, false for xprtrdma
+ */
+void rpcrdma_cm_set_peer(struct rpcrdma_cm_conn *conn,
+			 const struct rdma_cm_id *id, bool server)
+{
+	conn->server = server;
+	memcpy(&conn->peer, &id->route.addr.dst_addr, sizeof(conn->peer));
+}
+
+/**
+ * rpcrdma_cm_advertise - Build this side's private data message
+ * @conn: connection state with @conn->local filled in
+ * @buf: output, at least %RPCRDMA_PDATA_V1_LEN octets
+ * @len: output, octets to hand to the CM (0 when pdata=0)
+ *
+ * The advertised sizes are recorded as the codec will encode them
+ * (rounded down to a multiple of 1024, within 1024..262144).
+ */
+void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len)
+{
+	conn->local.max_send = rpcrdma_pdata_clamp_size(conn->local.max_send);
+	conn->local.max_recv = rpcrdma_pdata_clamp_size(conn->local.max_recv);
+	if (rpcrdma_cm_pdata_enabled()) {
+		rpcrdma_pdata_build(buf, &conn->local);
+		*len = RPCRDMA_PDATA_V1_LEN;
+	} else {
+		conn->local.remote_inv = false;
+		*len = 0;
+	}
+	trace_rpcrdma_cm_advertise(conn);
+}
+
+/**
+ * rpcrdma_cm_parse - Search the peer's private data for RFC 8797
+ * @conn: connection state
+ * @param: connection parameters from the CM event
+ *
+ * With pdata=0 the peer's data is ignored and the status is "disabled".
+ */
+void rpcrdma_cm_parse(struct rpcrdma_cm_conn *conn,
+		      const struct rdma_conn_param *param)
+{
+	if (!rpcrdma_cm_pdata_enabled())
+		conn->status = RPCRDMA_PDATA_DISABLED;
+	else
+		conn->status = rpcrdma_pdata_parse(param->private_data,
+						   param->private_data_len,
+						   &conn->peer_msg);
+	trace_rpcrdma_cm_parse(conn);
+}
+
+/**
+ * rpcrdma_cm_negotiate - Compute the connection's thresholds
+ * @conn: connection state, parsed and with @conn->local filled in
+ */
+void rpcrdma_cm_negotiate(struct rpcrdma_cm_conn *conn)
+{
+	const struct rpcrdma_pdata *peer = NULL;
+
+	if (conn->status == RPCRDMA_PDATA_PRESENT)
+		peer = &conn->peer_msg;
+	rpcrdma_pdata_negotiate(&conn->local, peer, &conn->res);
+	trace_rpcrdma_cm_negotiate(conn);
+}
+
+/**
+ * rpcrdma_cm_link - Show a connection in debugfs
+ * @conn: connection state, negotiated
+ */
+void rpcrdma_cm_link(struct rpcrdma_cm_conn *conn)
+{
+	spin_lock(&rpcrdma_cm_lock);
+	if (!conn->linked) {
+		list_add_tail(&conn->list, &rpcrdma_cm_conns);
+		conn->linked = true;
+	}
+	spin_unlock(&rpcrdma_cm_lock);
+}
+
+/**
+ * rpcrdma_cm_unlink - Stop showing a connection in debugfs
+ * @conn: connection state; may never have been linked
+ */
+void rpcrdma_cm_unlink(struct rpcrdma_cm_conn *conn)
+{
+	spin_lock(&rpcrdma_cm_lock);
+	if (conn->linked) {
+		list_del(&conn->list);
+		conn->linked = false;
+	}
+	spin_unlock(&rpcrdma_cm_lock);
+}
+
+static int rpcrdma_cm_connections_show(struct seq_file *m, void *v)
+{
+	const struct rpcrdma_cm_conn *conn;
+	bool present;
+
+	spin_lock(&rpcrdma_cm_lock);
+	list_for_each_entry(conn, &rpcrdma_cm_conns, list) {
+		present = conn->status == RPCRDMA_PDATA_PRESENT;
+		seq_printf(m, "role=%s peer=%pISpc peer_pdata=%s%s peer_send=%u peer_recv=%u peer_r=%u send=%u recv=%u reminv=%u\n",
+			   conn->server ? "server" : "client", &conn->peer,
+			   present ? "present" : "absent:",
+			   present ? "" : rpcrdma_pdata_status_name(conn->status),
+			   present ? conn->peer_msg.send_size :
+				     RPCRDMA_PDATA_SIZE_MIN,
+			   present ? conn->peer_msg.recv_size :
+				     RPCRDMA_PDATA_SIZE_MIN,
+			   present && conn->peer_msg.remote_inv,
+			   conn->res.send_thresh, conn->res.recv_thresh,
+			   conn->res.remote_inv);
+	}
+	spin_unlock(&rpcrdma_cm_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(rpcrdma_cm_connections);
+
+/**
+ * rpcrdma_cm_init - Set up the debugfs view
+ *
+ * debugfs is optional: failing to create it does not stop the module.
+ *
+ * Return: always 0.
+ */
+int rpcrdma_cm_init(void)
+{
+	rpcrdma_cm_debugfs = debugfs_create_dir("rpcrdma_cm", NULL);
+	debugfs_create_file("connections", 0444, rpcrdma_cm_debugfs, NULL,
+			    &rpcrdma_cm_connections_fops);
+	return 0;
+}
+
+/**
+ * rpcrdma_cm_exit - Tear down the debugfs view
+ *
+ * Every connection holds a reference on the module, so the registry
+ * is empty by the time the module is unloaded.
+ */
+void rpcrdma_cm_exit(void)
+{
+	debugfs_remove_recursive(rpcrdma_cm_debugfs);
+	rpcrdma_cm_debugfs = NULL;
+	WARN_ON_ONCE(!list_empty(&rpcrdma_cm_conns));
+}

@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tracepoints for RFC 8797 private data exchange (rpcrdma-cm).
+ *
+ * Upstream's rpcrdma:xprtrdma_inline_thresh still reports the client's
+ * negotiated values; these events add both roles and the server.
+ */
+#undef TRACE_SYSTEM
+#define TRACE_SYSTEM rpcrdma_cm
+
+#if !defined(_TRACE_RPCRDMA_CM_H) || defined(TRACE_HEADER_MULTI_READ)
+#define _TRACE_RPCRDMA_CM_H
+
+#include <linux/tracepoint.h>
+#include <linux/in6.h>
+#include <linux/sunrpc/rpcrdma_cm.h>
+
+TRACE_DEFINE_ENUM(RPCRDMA_PDATA_PRESENT);
+TRACE_DEFINE_ENUM(RPCRDMA_PDATA_NO_DATA);
+TRACE_DEFINE_ENUM(RPCRDMA_PDATA_NO_IDENT);
+TRACE_DEFINE_ENUM(RPCRDMA_PDATA_TRUNCATED);
+TRACE_DEFINE_ENUM(RPCRDMA_PDATA_BAD_VERSION);
+TRACE_DEFINE_ENUM(RPCRDMA_PDATA_DISABLED);
+
+#define show_rpcrdma_pdata_status(x)					\
+	__print_symbolic(x,						\
+		{ RPCRDMA_PDATA_PRESENT,	"present" },		\
+		{ RPCRDMA_PDATA_NO_DATA,	"no_data" },		\
+		{ RPCRDMA_PDATA_NO_IDENT,	"no_ident" },		\
+		{ RPCRDMA_PDATA_TRUNCATED,	"truncated" },		\
+		{ RPCRDMA_PDATA_BAD_VERSION,	"bad_version" },	\
+		{ RPCRDMA_PDATA_DISABLED,	"disabled" })
+
+DECLARE_EVENT_CLASS(rpcrdma_cm_class,
+	TP_PROTO(const struct rpcrdma_cm_conn *conn),
+
+	TP_ARGS(conn),
+
+	TP_STRUCT__entry(
+		__array(unsigned char, addr, sizeof(struct sockaddr_in6))
+		__field(bool, server)
+		__field(unsigned long, status)
+		__field(u32, peer_send)
+		__field(u32, peer_recv)
+		__field(bool, peer_r)
+		__field(u32, local_send)
+		__field(u32, local_recv)
+		__field(bool, local_r)
+		__field(u32, send_thresh)
+		__field(u32, recv_thresh)
+		__field(bool, reminv)
+	),
+
+	TP_fast_assign(
+		bool present = conn->status == RPCRDMA_PDATA_PRESENT;
+
+		memcpy(__entry->addr, &conn->peer, sizeof(__entry->addr));
+		__entry->server = conn->server;
+		__entry->status = conn->status;
+		__entry->peer_send = present ? conn->peer_msg.send_size :
+					       RPCRDMA_PDATA_SIZE_MIN;
+		__entry->peer_recv = present ? conn->peer_msg.recv_size :
+					       RPCRDMA_PDATA_SIZE_MIN;
+		__entry->peer_r = present && conn->peer_msg.remote_inv;
+		__entry->local_send = conn->local.max_send;
+		__entry->local_recv = conn->local.max_recv;
+		__entry->local_r = conn->local.remote_inv;
+		__entry->send_thresh = conn->res.send_thresh;
+		__entry->recv_thresh = conn->res.recv_thresh;
+		__entry->reminv = conn->res.remote_inv;
+	),
+
+	TP_printk("role=%s peer=%pISpc peer_pdata=%s peer_send=%u peer_recv=%u peer_r=%u local_send=%u local_recv=%u local_r=%u send=%u recv=%u reminv=%u",
+		  __entry->server ? "server" : "client", __entry->addr,
+		  show_rpcrdma_pdata_status(__entry->status),
+		  __entry->peer_send, __entry->peer_recv, __entry->peer_r,
+		  __entry->local_send, __entry->local_recv, __entry->local_r,
+		  __entry->send_thresh, __entry->recv_thresh, __entry->reminv)
+);
+
+#define DEFINE_RPCRDMA_CM_EVENT(name)					\
+	DEFINE_EVENT(rpcrdma_cm_class, rpcrdma_cm_##name,		\
+		TP_PROTO(const struct rpcrdma_cm_conn *conn),		\
+		TP_ARGS(conn))
+
+DEFINE_RPCRDMA_CM_EVENT(advertise);
+DEFINE_RPCRDMA_CM_EVENT(parse);
+DEFINE_RPCRDMA_CM_EVENT(negotiate);
+
+TRACE_EVENT(rpcrdma_cm_inline_too_large,
+	TP_PROTO(const struct rpcrdma_cm_conn *conn, unsigned int length),
+
+	TP_ARGS(conn, length),
+
+	TP_STRUCT__entry(
+		__array(unsigned char, addr, sizeof(struct sockaddr_in6))
+		__field(unsigned int, length)
+		__field(u32, send_thresh)
+	),
+
+	TP_fast_assign(
+		memcpy(__entry->addr, &conn->peer, sizeof(__entry->addr));
+		__entry->length = length;
+		__entry->send_thresh = conn->res.send_thresh;
+	),
+
+	TP_printk("peer=%pISpc length=%u send=%u",
+		  __entry->addr, __entry->length, __entry->send_thresh)
+);
+
+#endif /* _TRACE_RPCRDMA_CM_H */
+
+#undef TRACE_INCLUDE_PATH
+#define TRACE_INCLUDE_PATH .
+#undef TRACE_INCLUDE_FILE
+#define TRACE_INCLUDE_FILE rpcrdma_cm_trace
+
+#include <trace/define_trace.h>
