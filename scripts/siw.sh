@@ -3,9 +3,9 @@
 #
 # make siw: build soft-iWARP (siw.ko) out of tree for $KVER.
 #
-# Debian's kernels do not set CONFIG_RDMA_SIW, but they have everything
-# siw needs (INET, INFINIBAND, INFINIBAND_VIRT_DMA, LIBCRC32C,
-# CRYPTO_CRC32C). The driver's sources are copied at build time from
+# Debian's kernels do not set CONFIG_RDMA_SIW, but (6.1) they have
+# everything siw's Kconfig entry asks for (INET, INFINIBAND,
+# INFINIBAND_VIRT_DMA, LIBCRC32C, CRYPTO, CRYPTO_CRC32C); this is checked. The driver's sources are copied at build time from
 # the target kernel's own source tree (drivers/infiniband/sw/siw); none
 # of it is committed here. Output: build/$KVER/siw/siw.ko (with the
 # copied sources and generated Kbuild beside it), published only
@@ -40,11 +40,16 @@ kconfig() {
 	sed -n "s/^CONFIG_$1=//p" "$cfg"
 }
 
-# 1. The kernel must provide what drivers/infiniband/sw/siw/Kconfig
-#    depends on or selects. Built-in (y) or module (m) are both fine.
+# 1. The kernel must provide what siw's own Kconfig entry depends on or
+#    selects (read from the source, so another series' list is used for
+#    its kernel). Built-in (y) or module (m) are both fine.
+kdeps=$(awk '/^config /{on = ($2 == "RDMA_SIW")} on && /^[[:space:]]*(depends on|select) /' \
+	"$SIW_SRC/Kconfig" | sed -E 's/^[[:space:]]*(depends on|select)[[:space:]]+//; s/![[:space:]]*[A-Z0-9_]+//g' |
+	grep -oE '[A-Z][A-Z0-9_]*' | grep -vx 'if' | sort -u)
+[ -n "$kdeps" ] || die "cannot read RDMA_SIW's dependencies from $SIW_SRC/Kconfig"
 msg "checking $KVER's config for siw's Kconfig dependencies"
 bad=()
-for sym in INET INFINIBAND INFINIBAND_VIRT_DMA LIBCRC32C CRYPTO CRYPTO_CRC32C; do
+for sym in $kdeps; do
 	val=$(kconfig "$sym")
 	case $val in
 	y | m) msg "  CONFIG_$sym=$val" ;;
@@ -52,7 +57,7 @@ for sym in INET INFINIBAND INFINIBAND_VIRT_DMA LIBCRC32C CRYPTO CRYPTO_CRC32C; d
 	esac
 done
 [ ${#bad[@]} -eq 0 ] ||
-	die "kernel $KVER lacks ${bad[*]} (needed by siw); siw cannot be built for it"
+	die "kernel $KVER lacks ${bad[*]} (siw's Kconfig depends on or selects them); siw cannot be built for it"
 case $(kconfig RDMA_SIW) in
 y | m) warn "kernel $KVER already has CONFIG_RDMA_SIW=$(kconfig RDMA_SIW); building anyway" ;;
 esac
