@@ -1,0 +1,47 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make tools`: build tools/rpcrdma-cm-probe into build/tools. The RFC
+# 8797 codec is not duplicated: net/sunrpc/xprtrdma/rpcrdma_pdata.c is
+# compiled as is, against the userspace stand-ins for its kernel headers
+# in tools/fuzz/include. Prints the shared libraries the binary needs,
+# for whoever copies it into a VM's initramfs.
+#
+# Variables: CC (default cc), CFLAGS (default -O2 -g).
+
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+
+CC=${CC:-cc}
+CFLAGS=${CFLAGS:--O2 -g}
+OUT=$BUILD/tools
+BIN=$OUT/rpcrdma-cm-probe
+
+[ -e /usr/include/rdma/rdma_cma.h ] && [ -e /usr/include/infiniband/verbs.h ] ||
+	need_pkgs librdmacm-dev libibverbs-dev
+command -v "$CC" >/dev/null || need_pkgs gcc libc6-dev
+mkdir -p "$OUT"
+
+msg "tools: building $BIN"
+# shellcheck disable=SC2086 # CFLAGS is a list of flags
+"$CC" $CFLAGS -Wall -Wextra -Werror \
+	-Itools/fuzz/include -Iinclude \
+	tools/rpcrdma-cm-probe.c net/sunrpc/xprtrdma/rpcrdma_pdata.c \
+	-lrdmacm -libverbs -o "$BIN.tmp" ||
+	die "tools: build of rpcrdma-cm-probe failed"
+mv "$BIN.tmp" "$BIN"
+
+# The man page must render without groff warnings
+if command -v groff >/dev/null; then
+	warnings=$(groff -man -ww -z tools/rpcrdma-cm-probe.8 2>&1)
+	[ -z "$warnings" ] || die "tools: rpcrdma-cm-probe.8: $warnings"
+fi
+
+needed=$(readelf -d "$BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | xargs)
+echo "tools: built build/tools/rpcrdma-cm-probe"
+echo "tools: needs shared libraries: $needed"
+echo "tools: full closure (ldd):"
+ldd "$BIN" | sed 's/^\s*/  /'
+echo "tools: at run time libibverbs also dlopen()s its provider, e.g."
+echo "  /usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so (rxe) or libsiw-rdmav34.so (siw),"
+echo "  found through /etc/libibverbs.d/<driver>.driver (package ibverbs-providers)"
