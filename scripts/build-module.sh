@@ -45,6 +45,7 @@ cp "$UPSTREAM/Makefile" "$SRC/upstream.mk"
 cp "$KSRC_DIR/include/linux/sunrpc/svc_rdma.h" "$SRC/include/linux/sunrpc/"
 
 # squeeze FILE: whitespace-insensitive view of a file for the manifest
+# (read with grep without -q: an early exit would SIGPIPE tr under pipefail)
 squeeze() { tr -s ' \t' '  ' <"$1"; }
 
 msg "applying $(ls "$COCCI_DIR"/*.cocci | wc -l) semantic patches (spatch)"
@@ -63,13 +64,13 @@ for rule in "$COCCI_DIR"/*.cocci; do
 	while IFS= read -r line; do
 		f=${line%% *}
 		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
-		squeeze "$SRC/$f" | grep -qF -- "$want" ||
+		squeeze "$SRC/$f" | grep -F -- "$want" >/dev/null ||
 			die "rule $name no longer applies to this kernel: $f lacks '$want' after spatch (see scripts/coccinelle/$name.cocci)"
 	done < <(sed -n 's|^// Expect: *||p' "$rule")
 	while IFS= read -r line; do
 		f=${line%% *}
 		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
-		if squeeze "$SRC/$f" | grep -qF -- "$want"; then
+		if squeeze "$SRC/$f" | grep -F -- "$want" >/dev/null; then
 			die "rule $name did not fully apply: $f still has '$want' (see scripts/coccinelle/$name.cocci)"
 		fi
 	done < <(sed -n 's|^// Absent: *||p' "$rule")
@@ -77,8 +78,9 @@ for rule in "$COCCI_DIR"/*.cocci; do
 done
 
 msg "adding project files"
-cp "$TOP/net/sunrpc/xprtrdma/"*.c "$TOP/net/sunrpc/xprtrdma/"*.h "$SRC"/
-cp "$TOP/include/linux/sunrpc/"*.h "$SRC/include/linux/sunrpc/"
+cp "$TOP/net/sunrpc/xprtrdma/"*.c "$SRC"/
+for h in "$TOP/net/sunrpc/xprtrdma/"*.h; do [ -e "$h" ] && cp "$h" "$SRC"/; done
+cp -r "$TOP/include/." "$SRC/include/"
 cp "$TOP/Kbuild" "$SRC/Kbuild"
 version=$(git -C "$TOP" describe --always --dirty --tags 2>/dev/null)
 [ -n "$version" ] || version=$(cat "$TOP/VERSION" 2>/dev/null)

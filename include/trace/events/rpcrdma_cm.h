@@ -3,7 +3,8 @@
  * Tracepoints for RFC 8797 private data exchange (rpcrdma-cm).
  *
  * Upstream's rpcrdma:xprtrdma_inline_thresh still reports the client's
- * negotiated values; these events add both roles and the server.
+ * negotiated values; these events cover both roles, the server
+ * included, and the replies the server refuses to Send inline.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM rpcrdma_cm
@@ -31,88 +32,110 @@ TRACE_DEFINE_ENUM(RPCRDMA_PDATA_DISABLED);
 		{ RPCRDMA_PDATA_BAD_VERSION,	"bad_version" },	\
 		{ RPCRDMA_PDATA_DISABLED,	"disabled" })
 
+#define show_rpcrdma_cm_role(server)	((server) ? "server" : "client")
+
+/*
+ * parse: the peer's message (local_* are 0 on a server, which parses
+ * before it knows its own limits). negotiate: everything, with the
+ * thresholds this side uses: send = largest message it may Send,
+ * recv = largest message the peer may Send to it.
+ */
 DECLARE_EVENT_CLASS(rpcrdma_cm_class,
-	TP_PROTO(const struct rpcrdma_cm_conn *conn),
+		    TP_PROTO(const struct rpcrdma_cm_conn *conn),
+		    TP_ARGS(conn),
+		    TP_STRUCT__entry(__array(unsigned char, addr,
+					     sizeof(struct sockaddr_in6))
+				     __field(bool, server)
+				     __field(unsigned long, status)
+				     __field(u32, peer_send)
+				     __field(u32, peer_recv)
+				     __field(bool, peer_r)
+				     __field(u32, local_send)
+				     __field(u32, local_recv)
+				     __field(bool, local_r)
+				     __field(u32, send_thresh)
+				     __field(u32, recv_thresh)
+				     __field(bool, reminv)),
+		    TP_fast_assign(bool present =
+					conn->status == RPCRDMA_PDATA_PRESENT;
 
-	TP_ARGS(conn),
-
-	TP_STRUCT__entry(
-		__array(unsigned char, addr, sizeof(struct sockaddr_in6))
-		__field(bool, server)
-		__field(unsigned long, status)
-		__field(u32, peer_send)
-		__field(u32, peer_recv)
-		__field(bool, peer_r)
-		__field(u32, local_send)
-		__field(u32, local_recv)
-		__field(bool, local_r)
-		__field(u32, send_thresh)
-		__field(u32, recv_thresh)
-		__field(bool, reminv)
-	),
-
-	TP_fast_assign(
-		bool present = conn->status == RPCRDMA_PDATA_PRESENT;
-
-		memcpy(__entry->addr, &conn->peer, sizeof(__entry->addr));
-		__entry->server = conn->server;
-		__entry->status = conn->status;
-		__entry->peer_send = present ? conn->peer_msg.send_size :
-					       RPCRDMA_PDATA_SIZE_MIN;
-		__entry->peer_recv = present ? conn->peer_msg.recv_size :
-					       RPCRDMA_PDATA_SIZE_MIN;
-		__entry->peer_r = present && conn->peer_msg.remote_inv;
-		__entry->local_send = conn->local.max_send;
-		__entry->local_recv = conn->local.max_recv;
-		__entry->local_r = conn->local.remote_inv;
-		__entry->send_thresh = conn->res.send_thresh;
-		__entry->recv_thresh = conn->res.recv_thresh;
-		__entry->reminv = conn->res.remote_inv;
-	),
-
-	TP_printk("role=%s peer=%pISpc peer_pdata=%s peer_send=%u peer_recv=%u peer_r=%u local_send=%u local_recv=%u local_r=%u send=%u recv=%u reminv=%u",
-		  __entry->server ? "server" : "client", __entry->addr,
-		  show_rpcrdma_pdata_status(__entry->status),
-		  __entry->peer_send, __entry->peer_recv, __entry->peer_r,
-		  __entry->local_send, __entry->local_recv, __entry->local_r,
-		  __entry->send_thresh, __entry->recv_thresh, __entry->reminv)
+				   memcpy(__entry->addr, &conn->peer,
+					  sizeof(__entry->addr));
+				   __entry->server = conn->server;
+				   __entry->status = conn->status;
+				   __entry->peer_send = present ?
+					conn->peer_msg.send_size :
+					RPCRDMA_PDATA_SIZE_MIN;
+				   __entry->peer_recv = present ?
+					conn->peer_msg.recv_size :
+					RPCRDMA_PDATA_SIZE_MIN;
+				   __entry->peer_r = present &&
+					conn->peer_msg.remote_inv;
+				   __entry->local_send = conn->local.max_send;
+				   __entry->local_recv = conn->local.max_recv;
+				   __entry->local_r = conn->local.remote_inv;
+				   __entry->send_thresh = conn->res.send_thresh;
+				   __entry->recv_thresh = conn->res.recv_thresh;
+				   __entry->reminv = conn->res.remote_inv;),
+		    TP_printk("role=%s peer=%pISpc peer_pdata=%s peer_send=%u peer_recv=%u peer_r=%u local_send=%u local_recv=%u local_r=%u send=%u recv=%u reminv=%u",
+			      show_rpcrdma_cm_role(__entry->server),
+			      __entry->addr,
+			      show_rpcrdma_pdata_status(__entry->status),
+			      __entry->peer_send, __entry->peer_recv,
+			      __entry->peer_r, __entry->local_send,
+			      __entry->local_recv, __entry->local_r,
+			      __entry->send_thresh, __entry->recv_thresh,
+			      __entry->reminv)
 );
 
 #define DEFINE_RPCRDMA_CM_EVENT(name)					\
 	DEFINE_EVENT(rpcrdma_cm_class, rpcrdma_cm_##name,		\
-		TP_PROTO(const struct rpcrdma_cm_conn *conn),		\
-		TP_ARGS(conn))
+		     TP_PROTO(const struct rpcrdma_cm_conn *conn),	\
+		     TP_ARGS(conn))
 
-DEFINE_RPCRDMA_CM_EVENT(advertise);
 DEFINE_RPCRDMA_CM_EVENT(parse);
 DEFINE_RPCRDMA_CM_EVENT(negotiate);
 
+/* advertise: what this side puts in its CM private data (len 0: none) */
+TRACE_EVENT(rpcrdma_cm_advertise,
+	    TP_PROTO(const struct rpcrdma_cm_conn *conn, unsigned int len),
+	    TP_ARGS(conn, len),
+	    TP_STRUCT__entry(__array(unsigned char, addr,
+				     sizeof(struct sockaddr_in6))
+			     __field(bool, server)
+			     __field(unsigned int, len)
+			     __field(u32, local_send)
+			     __field(u32, local_recv)
+			     __field(bool, local_r)),
+	    TP_fast_assign(memcpy(__entry->addr, &conn->peer,
+				  sizeof(__entry->addr));
+			   __entry->server = conn->server;
+			   __entry->len = len;
+			   __entry->local_send = conn->local.max_send;
+			   __entry->local_recv = conn->local.max_recv;
+			   __entry->local_r = conn->local.remote_inv;),
+	    TP_printk("role=%s peer=%pISpc len=%u local_send=%u local_recv=%u local_r=%u",
+		      show_rpcrdma_cm_role(__entry->server), __entry->addr,
+		      __entry->len, __entry->local_send, __entry->local_recv,
+		      __entry->local_r)
+);
+
+/* inline_too_large: a server Send refused (Reply: ERR_CHUNK instead) */
 TRACE_EVENT(rpcrdma_cm_inline_too_large,
-	TP_PROTO(const struct rpcrdma_cm_conn *conn, unsigned int length),
-
-	TP_ARGS(conn, length),
-
-	TP_STRUCT__entry(
-		__array(unsigned char, addr, sizeof(struct sockaddr_in6))
-		__field(unsigned int, length)
-		__field(u32, send_thresh)
-	),
-
-	TP_fast_assign(
-		memcpy(__entry->addr, &conn->peer, sizeof(__entry->addr));
-		__entry->length = length;
-		__entry->send_thresh = conn->res.send_thresh;
-	),
-
-	TP_printk("peer=%pISpc length=%u send=%u",
-		  __entry->addr, __entry->length, __entry->send_thresh)
+	    TP_PROTO(const struct rpcrdma_cm_conn *conn, unsigned int length),
+	    TP_ARGS(conn, length),
+	    TP_STRUCT__entry(__array(unsigned char, addr,
+				     sizeof(struct sockaddr_in6))
+			     __field(unsigned int, length)
+			     __field(u32, send_thresh)),
+	    TP_fast_assign(memcpy(__entry->addr, &conn->peer,
+				  sizeof(__entry->addr));
+			   __entry->length = length;
+			   __entry->send_thresh = conn->res.send_thresh;),
+	    TP_printk("peer=%pISpc length=%u send=%u",
+		      __entry->addr, __entry->length, __entry->send_thresh)
 );
 
 #endif /* _TRACE_RPCRDMA_CM_H */
-
-#undef TRACE_INCLUDE_PATH
-#define TRACE_INCLUDE_PATH .
-#undef TRACE_INCLUDE_FILE
-#define TRACE_INCLUDE_FILE rpcrdma_cm_trace
 
 #include <trace/define_trace.h>

@@ -21,7 +21,7 @@
 #include "rpcrdma_cm_version.h"
 
 #define CREATE_TRACE_POINTS
-#include "rpcrdma_cm_trace.h"
+#include <trace/events/rpcrdma_cm.h>
 
 MODULE_VERSION(RPCRDMA_CM_VERSION);
 
@@ -99,7 +99,7 @@ void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len)
 		conn->local.remote_inv = false;
 		*len = 0;
 	}
-	trace_rpcrdma_cm_advertise(conn);
+	trace_rpcrdma_cm_advertise(conn, *len);
 }
 
 /**

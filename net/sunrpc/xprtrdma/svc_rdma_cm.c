@@ -14,7 +14,7 @@
 #include <linux/sunrpc/svc_rdma.h>
 #include <linux/sunrpc/rpcrdma_cm.h>
 
-#include "rpcrdma_cm_trace.h"
+#include <trace/events/rpcrdma_cm.h>
 
 /**
  * svc_rdma_cm_parse - Keep the client's private data
