@@ -13,6 +13,7 @@
 @@
 identifier pmsg;
 expression E;
+symbol rpcrdma_cmp_magic;
 @@
  rpcrdma_ep_create(...)
  {

@@ -16,6 +16,7 @@
 @@
 identifier newxprt, conn_param, pmsg;
 expression E;
+symbol rpcrdma_cmp_magic;
 @@
  svc_rdma_accept(...)
  {

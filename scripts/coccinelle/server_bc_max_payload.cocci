@@ -9,6 +9,7 @@
 
 @@
 identifier xprt, args;
+symbol xprt_rdma_max_inline_read;
 @@
  xprt_setup_rdma_bc(struct xprt_create *args)
  {
