@@ -13,7 +13,8 @@
 #
 # Environment: KVER, KSRC (see scripts/lib.sh), KBUILD_ARGS (extra make
 # arguments, e.g. "W=1" or "C=1"), JOBS (default 2), FORCE=1 (rebuild
-# even when no input changed).
+# even when no input changed), RPCRDMA_CM_VERSION (the version stamped
+# into the module instead of git describe).
 
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
@@ -35,8 +36,11 @@ mkdir -p "$OUT"
 exec 9>"$OUT/.build.lock"
 flock 9 || die "cannot lock $OUT/.build.lock"
 
-version=$(git -C "$TOP" describe --always --dirty --tags 2>/dev/null)
-[ -n "$version" ] || version=$(cat "$TOP/VERSION" 2>/dev/null)
+# The project version stamped into modinfo: RPCRDMA_CM_VERSION (dkms
+# passes its PACKAGE_VERSION), else git describe, else "unknown".
+version=${RPCRDMA_CM_VERSION:-}
+[ -n "$version" ] || [ ! -e "$TOP/.git" ] ||
+	version=$(git -C "$TOP" describe --always --dirty --tags 2>/dev/null)
 [ -n "$version" ] || version=unknown
 
 # Nothing to do when no input changed since the last successful build
