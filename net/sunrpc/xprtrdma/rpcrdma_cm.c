@@ -191,9 +191,8 @@ DEFINE_SHOW_ATTRIBUTE(rpcrdma_cm_connections);
 /**
  * rpcrdma_cm_init - Set up the debugfs view
  *
- * debugfs is optional: failing to create it does not stop the module.
- *
- * Return: always 0.
+ * Return: always 0: debugfs is optional, and failing to create it
+ * does not stop the module.
  */
 int rpcrdma_cm_init(void)
 {
