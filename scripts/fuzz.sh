@@ -70,7 +70,7 @@ cp -n "$SEEDS"/* "$CORPUS"/ 2>/dev/null
 seeds=$(find "$SEEDS" -type f | wc -l)
 start_units=$(find "$CORPUS" -type f | wc -l)
 
-msg "fuzz: ${FUZZ_SECONDS} s, ${seeds} seeds, working corpus ${start_units} inputs (build/fuzz/corpus)"
+msg "fuzz: ${FUZZ_SECONDS} s, ${seeds} seeds, working corpus ${start_units} inputs (${CORPUS#"$TOP"/})"
 # The working corpus comes first so that new inputs land there and
 # never in tools/fuzz/corpus.
 "$BIN" -max_total_time="$FUZZ_SECONDS" -max_len="$FUZZ_MAX_LEN" \
@@ -89,7 +89,7 @@ corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p' <<<"$last")
 crashes=$(find "$ARTIFACTS" -type f | wc -l)
 
 echo "fuzz: executions ${execs:-?} (${rate:-?}/s) in ${FUZZ_SECONDS} s"
-echo "fuzz: coverage cov ${cov:-?} ft ${ft:-?}, corpus ${corp:-?} (build/fuzz/corpus)"
+echo "fuzz: coverage cov ${cov:-?} ft ${ft:-?}, corpus ${corp:-?} (${CORPUS#"$TOP"/})"
 echo "fuzz: crashes ${crashes}, libFuzzer exit ${rc}"
 
 if [ "$crashes" -gt 0 ] || [ $rc -ne 0 ]; then

@@ -44,6 +44,8 @@
 #define PROBE_DEFAULT_PORT	"20049"
 #define PROBE_DEFAULT_SIZE	4096
 #define PROBE_DEFAULT_TIMEOUT	5000
+/* extra wait for the CM to report its own resolution timeout, ms */
+#define PROBE_GRACE		1000
 /* rdma_conn_param.private_data_len is one octet */
 #define PROBE_PDATA_MAX		255
 /* what an IB/RoCE CM REQ carries for the consumer: the churn maximum */
@@ -454,15 +456,25 @@ static void probe_hex(FILE *f, const u8 *p, size_t len)
 /* Several lines, 16 octets each with their offset, for people */
 static void probe_dump(const char *indent, const u8 *p, size_t len)
 {
-	size_t i;
+	size_t i, end = len;
 
-	for (i = 0; i < len; i++) {
+	/* a CM pads with zeros: show a run of them up to the end briefly */
+	while (end && !p[end - 1])
+		end--;
+	end = (end + 15) / 16 * 16;
+	if (end > len || len - end < 32)
+		end = len;
+
+	for (i = 0; i < end; i++) {
 		if (i % 16 == 0)
 			printf("%s%s%04zx ", i ? "\n" : "", indent, i);
 		printf("%s%02x", i % 4 ? "" : " ", p[i]);
 	}
-	if (len)
+	if (end)
 		printf("\n");
+	if (end < len)
+		printf("%s%04zx  %zu zero octets to the end\n", indent, end,
+		       len - end);
 }
 
 static void probe_json_str(const char *s)
@@ -741,14 +753,25 @@ static void probe_drop_conn(struct probe_conn *c)
 }
 
 /* Wait for an event on @id, skipping events for other ids */
-static int probe_wait_on(struct rdma_cm_id *id, struct probe_event *ev)
+static int probe_wait_on(struct rdma_cm_id *id, int timeout_ms,
+			 struct probe_event *ev)
 {
+	long long deadline = probe_now_ms() + timeout_ms;
+	long long left;
 	int ret;
 
 	do {
-		ret = probe_next_event(opts.timeout_ms, ev);
+		left = deadline - probe_now_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		ret = probe_next_event(left, ev);
 	} while (!ret && ev->id != id);
 	return ret;
+}
+
+static bool probe_is_loopback(const char *addr)
+{
+	return !strncmp(addr, "127.", 4) || !strncmp(addr, "[::1]", 5);
 }
 
 static void probe_fail(struct probe_outcome *o, enum probe_exit code,
@@ -776,6 +799,29 @@ static void probe_rejected(struct probe_outcome *o, int status)
 			   status);
 }
 
+/* Address or route resolution ended in -@err: reported by the CM, or
+ * -ETIMEDOUT from the probe's own wait when @waited is set
+ */
+static void probe_resolve_failed(struct probe_outcome *o, const char *what,
+				 int err, bool waited)
+{
+	if (waited && err == -ETIMEDOUT)
+		probe_fail(o, PROBE_TIMEOUT, "timeout",
+			   "%s resolution for %s did not finish in %d ms",
+			   what, o->peer, opts.timeout_ms + PROBE_GRACE);
+	else if (err == -ENODEV || err == -EADDRNOTAVAIL)
+		probe_fail(o, PROBE_NODEV, "nodev",
+			   "no RDMA device on the route to %s (%s resolution: %s)%s",
+			   o->peer, what, strerror(-err),
+			   probe_is_loopback(o->peer) ?
+			   "; use the address of an interface with an RDMA link" :
+			   "");
+	else
+		probe_fail(o, PROBE_UNREACHABLE, "unreachable",
+			   "%s is unreachable (%s resolution: %s)", o->peer,
+			   what, strerror(-err));
+}
+
 /* One active connection: resolve, connect with @pd, read the reply's
  * private data, disconnect.
  */
@@ -785,6 +831,7 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 	struct rdma_conn_param param;
 	struct probe_conn c = { };
 	struct probe_event ev;
+	bool waited;
 	int ret;
 
 	memset(o, 0, sizeof(*o));
@@ -798,52 +845,36 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 		return;
 	}
 
-	if (rdma_resolve_addr(c.id, NULL, ai->ai_addr, opts.timeout_ms)) {
-		ret = errno;
-		probe_fail(o, ret == ENODEV ? PROBE_NODEV : PROBE_UNREACHABLE,
-			   ret == ENODEV ? "nodev" : "unreachable",
-			   "cannot resolve %s to an RDMA device: %s", o->peer,
-			   strerror(ret));
-		goto out;
+	/* The CM gets --timeout for resolution and reports its own error;
+	 * the probe waits a little longer so that the CM's reason wins.
+	 */
+	waited = false;
+	ret = rdma_resolve_addr(c.id, NULL, ai->ai_addr, opts.timeout_ms);
+	if (ret) {
+		ret = -errno;
+	} else {
+		ret = probe_wait_on(c.id, opts.timeout_ms + PROBE_GRACE, &ev);
+		waited = ret == -ETIMEDOUT;
+		if (!ret && ev.type != RDMA_CM_EVENT_ADDR_RESOLVED)
+			ret = ev.status < 0 ? ev.status : -EHOSTUNREACH;
 	}
-	ret = probe_wait_on(c.id, &ev);
-	if (ret == -ETIMEDOUT) {
-		probe_fail(o, PROBE_TIMEOUT, "timeout",
-			   "address resolution of %s timed out after %d ms",
-			   o->peer, opts.timeout_ms);
-		goto out;
-	}
-	if (ret || ev.type != RDMA_CM_EVENT_ADDR_RESOLVED) {
-		int err = ret ? -ret : -ev.status;
-
-		probe_fail(o, err == ENODEV ? PROBE_NODEV : PROBE_UNREACHABLE,
-			   err == ENODEV ? "nodev" : "unreachable",
-			   err == ENODEV ?
-			   "no RDMA device on the route to %s (%s)" :
-			   "%s is unreachable: address resolution failed (%s)",
-			   o->peer, ret ? strerror(-ret) :
-			   rdma_event_str(ev.type));
+	if (ret) {
+		probe_resolve_failed(o, "address", ret, waited);
 		goto out;
 	}
 	probe_device_str(c.id, o->device, sizeof(o->device));
 
-	if (rdma_resolve_route(c.id, opts.timeout_ms)) {
-		probe_fail(o, PROBE_UNREACHABLE, "unreachable",
-			   "rdma_resolve_route %s: %s", o->peer,
-			   strerror(errno));
-		goto out;
+	ret = rdma_resolve_route(c.id, opts.timeout_ms);
+	if (ret) {
+		ret = -errno;
+	} else {
+		ret = probe_wait_on(c.id, opts.timeout_ms + PROBE_GRACE, &ev);
+		waited = ret == -ETIMEDOUT;
+		if (!ret && ev.type != RDMA_CM_EVENT_ROUTE_RESOLVED)
+			ret = ev.status < 0 ? ev.status : -EHOSTUNREACH;
 	}
-	ret = probe_wait_on(c.id, &ev);
-	if (ret == -ETIMEDOUT) {
-		probe_fail(o, PROBE_TIMEOUT, "timeout",
-			   "route resolution to %s timed out after %d ms",
-			   o->peer, opts.timeout_ms);
-		goto out;
-	}
-	if (ret || ev.type != RDMA_CM_EVENT_ROUTE_RESOLVED) {
-		probe_fail(o, PROBE_UNREACHABLE, "unreachable",
-			   "no route to %s (%s)", o->peer,
-			   ret ? strerror(-ret) : rdma_event_str(ev.type));
+	if (ret) {
+		probe_resolve_failed(o, "route", ret, waited);
 		goto out;
 	}
 
@@ -872,7 +903,7 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 			   "");
 		goto out;
 	}
-	ret = probe_wait_on(c.id, &ev);
+	ret = probe_wait_on(c.id, opts.timeout_ms, &ev);
 	if (ret == -ETIMEDOUT) {
 		probe_fail(o, PROBE_TIMEOUT, "timeout",
 			   "no answer from %s within %d ms", o->peer,
@@ -920,7 +951,7 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 			 strerror(errno));
 		goto out;
 	}
-	ret = probe_wait_on(c.id, &ev);
+	ret = probe_wait_on(c.id, opts.timeout_ms, &ev);
 	if (!ret && ev.type == RDMA_CM_EVENT_DISCONNECTED)
 		o->clean_disconnect = true;
 	else
@@ -1047,7 +1078,7 @@ static size_t probe_random_pdata(u64 *state, u8 *buf)
 
 static enum probe_exit probe_active(struct addrinfo *ai)
 {
-	unsigned long established = 0, rejected = 0, errors = 0;
+	unsigned long established = 0, rejected = 0, refused = 0, errors = 0;
 	unsigned long timeouts = 0, unclean = 0, i, cycles;
 	enum probe_exit worst = PROBE_OK;
 	struct probe_outcome o;
@@ -1076,14 +1107,17 @@ static enum probe_exit probe_active(struct addrinfo *ai)
 		if (o.code == PROBE_OK) {
 			established++;
 			unclean += !o.clean_disconnect;
-		} else if (o.code == PROBE_REJECTED) {
+		} else if (!strcmp(o.result, "rejected")) {
 			rejected++;
+		} else if (!strcmp(o.result, "refused")) {
+			refused++;
 		} else if (o.code == PROBE_TIMEOUT) {
 			timeouts++;
 		} else {
 			errors++;
 		}
-		if (o.code != PROBE_OK && o.code != PROBE_REJECTED)
+		/* a listener's reject is an answer; nobody listening is not */
+		if (o.code != PROBE_OK && strcmp(o.result, "rejected"))
 			worst = o.code;
 		/* no device or no route will not get better: stop there */
 		if (o.code == PROBE_NODEV ||
@@ -1100,6 +1134,7 @@ static enum probe_exit probe_active(struct addrinfo *ai)
 		printf("{\"event\":\"summary\",\"cycles\":%lu", i);
 		printf(",\"established\":%lu,\"rejected\":%lu", established,
 		       rejected);
+		printf(",\"refused\":%lu", refused);
 		printf(",\"timeouts\":%lu,\"errors\":%lu", timeouts, errors);
 		printf(",\"unclean_disconnects\":%lu,\"seconds\":%.1f",
 		       unclean, secs);
@@ -1108,8 +1143,9 @@ static enum probe_exit probe_active(struct addrinfo *ai)
 		printf("}\n");
 	} else {
 		printf("%lu cycles to %s in %.1f s: ", i, opts.target, secs);
-		printf("%lu established, %lu rejected, %lu timeouts, ",
-		       established, rejected, timeouts);
+		printf("%lu established, %lu rejected, %lu refused, ",
+		       established, rejected, refused);
+		printf("%lu timeouts, ", timeouts);
 		printf("%lu errors, %lu unclean disconnects", errors, unclean);
 		if (opts.random)
 			printf(" (random private data, seed %llu)", opts.seed);
@@ -1233,6 +1269,42 @@ static void probe_on_request(const struct probe_event *ev,
 	}
 }
 
+/* rdma_bind_addr() says EADDRNOTAVAIL both when the port is taken and
+ * when no RDMA device has the address: try port 0 to tell which.
+ */
+static enum probe_exit probe_bind_failed(const struct sockaddr *sa,
+					 const char *where, int err)
+{
+	struct sockaddr_storage any;
+	struct rdma_cm_id *id;
+	bool addr_ok = false;
+
+	if (err == EADDRNOTAVAIL &&
+	    !rdma_create_id(channel, &id, NULL, RDMA_PS_TCP)) {
+		memcpy(&any, sa, sa->sa_family == AF_INET6 ?
+		       sizeof(struct sockaddr_in6) :
+		       sizeof(struct sockaddr_in));
+		if (any.ss_family == AF_INET6)
+			((struct sockaddr_in6 *)&any)->sin6_port = 0;
+		else
+			((struct sockaddr_in *)&any)->sin_port = 0;
+		addr_ok = !rdma_bind_addr(id, (struct sockaddr *)&any);
+		rdma_destroy_id(id);
+	}
+	if (err == EADDRINUSE || (err == EADDRNOTAVAIL && addr_ok)) {
+		probe_err("cannot listen on %s: the port is in use (by nfsd? see /proc/fs/nfsd/portlist)",
+			  where);
+		return PROBE_ERROR;
+	}
+	if (err == EADDRNOTAVAIL || err == ENODEV) {
+		probe_err("cannot listen on %s: no RDMA device has that address (%s)",
+			  where, strerror(err));
+		return PROBE_NODEV;
+	}
+	probe_err("cannot listen on %s: %s", where, strerror(err));
+	return PROBE_ERROR;
+}
+
 static enum probe_exit probe_listen(struct addrinfo *ai)
 {
 	struct rdma_cm_id *listen_id;
@@ -1250,15 +1322,9 @@ static enum probe_exit probe_listen(struct addrinfo *ai)
 	}
 	probe_addr_str(ai->ai_addr, where, sizeof(where));
 	if (rdma_bind_addr(listen_id, ai->ai_addr)) {
-		ret = errno;
-		probe_err("cannot bind %s: %s%s", where, strerror(ret),
-			  ret == EADDRINUSE ?
-			  " (is nfsd listening there? see /proc/fs/nfsd/portlist)" :
-			  ret == EADDRNOTAVAIL || ret == ENODEV ?
-			  " (no RDMA device has that address)" : "");
+		ret = probe_bind_failed(ai->ai_addr, where, errno);
 		rdma_destroy_id(listen_id);
-		return ret == ENODEV || ret == EADDRNOTAVAIL ? PROBE_NODEV :
-							       PROBE_ERROR;
+		return ret;
 	}
 	if (rdma_listen(listen_id, 16)) {
 		probe_err("rdma_listen on %s: %s", where, strerror(errno));
