@@ -19,9 +19,11 @@
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
 
+[ -n "$KVER" ] || KVER=$(kver_default)
 ensure_headers
 ensure_ksrc
 need_pkgs coccinelle make gcc
+case " ${KBUILD_ARGS:-} " in *" C="[12]" "*) need_pkgs sparse ;; esac
 
 OUT=$BUILD/$KVER
 SRC=$OUT/src
