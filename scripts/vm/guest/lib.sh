@@ -1,0 +1,304 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Guest-side helpers for the NFS/RDMA test VMs (busybox sh). Sourced by
+# /init, server.sh and every client scenario script.
+#
+# Output protocol (read by the host from the serial console):
+#   RPCRDMA-STATUS: <check> PASS|FAIL|INFO <detail>
+#   RPCRDMA-STEP: <what the guest is doing>   (progress only)
+#   RPCRDMA-CONN: <side> <line of /sys/kernel/debug/rpcrdma_cm/connections>
+#   RPCRDMA-TRACE: <side> <tracepoint line>
+# The client's last line is "RPCRDMA-STATUS: client-done ...".
+
+# shellcheck source=/dev/null
+. /vm/env
+KVER=$(uname -r)
+MNT=/mnt
+CONNS=/sys/kernel/debug/rpcrdma_cm/connections
+TRACING=/sys/kernel/tracing
+SIZES="1 1023 1024 1025 4095 4096 4097 65536 1048577"
+FAILS=0
+
+# Debian's busybox-static runs its own applets before anything on PATH
+# (FEATURE_PREFER_APPLETS): call the real tools by path.
+modprobe() { /sbin/modprobe "$@"; }
+depmod() { /sbin/depmod "$@"; }
+modinfo() { /sbin/modinfo "$@"; }
+ip() { /usr/sbin/ip "$@"; }
+
+status() { # status CHECK PASS|FAIL|INFO DETAIL...
+	[ "$2" = FAIL ] && FAILS=$((FAILS + 1))
+	echo "RPCRDMA-STATUS: $*"
+}
+step() { echo "RPCRDMA-STEP: $*"; }
+# check CHECK DETAIL COMMAND...: status PASS if COMMAND succeeds.
+check() {
+	_c=$1 _d=$2
+	shift 2
+	if "$@"; then status "$_c" PASS "$_d"; else status "$_c" FAIL "$_d"; fi
+}
+
+# vm_boot: network, RDMA device, modules (called by /init).
+vm_boot() {
+	step "boot $VM_ROLE kernel $KVER rdma=$VM_RDMA module=$RPCRDMA_MODULE params='$RPCRDMA_PARAMS'"
+	if [ -e "/lib/modules/$KVER/updates/rpcrdma.ko" ] ||
+	   [ -e "/lib/modules/$KVER/extra/siw.ko" ]; then
+		depmod -a || status modules FAIL "depmod failed"
+	fi
+	{ modprobe virtio_pci && modprobe virtio_net; } || status boot FAIL "virtio_net did not load"
+	if [ "$VM_ROLE" = server ]; then ip=$VM_SERVER_IP; else ip=$VM_CLIENT_IP; fi
+	ip link set lo up
+	{ ip link set eth0 up && ip addr add "$ip/24" dev eth0; } ||
+		status boot FAIL "eth0 did not come up"
+	modprobe crc32_generic
+	case $VM_RDMA in
+	siw) modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
+	*) modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 ;;
+	esac || status boot FAIL "cannot create the $VM_RDMA device on eth0"
+	modprobe rdma_cm
+	# shellcheck disable=SC2086
+	modprobe rpcrdma $RPCRDMA_PARAMS || status modules FAIL "modprobe rpcrdma $RPCRDMA_PARAMS failed"
+	# the loaded module must be the one the host meant (build ID)
+	where=$(modinfo -n rpcrdma 2>/dev/null)
+	loaded=$(od -An -tx1 -v /sys/module/rpcrdma/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
+	case $RPCRDMA_MODULE in
+	ours) [ "${where#*/updates/}" != "$where" ] ;;
+	*) [ "${where#*/kernel/}" != "$where" ] ;;
+	esac && [ -n "$RPCRDMA_BUILDID" ] && [ "${loaded%"$RPCRDMA_BUILDID"}" != "$loaded" ]
+	check "module-$VM_ROLE" "$RPCRDMA_MODULE ${where#/lib/modules/"$KVER"/} build-id=$RPCRDMA_BUILDID" [ $? -eq 0 ]
+	for p in /sys/module/rpcrdma/parameters/*; do
+		[ -e "$p" ] && step "param ${p##*/}=$(cat "$p")"
+	done
+}
+
+# trace_on EVENT...: enable rpcrdma tracepoints (after the module loaded).
+trace_on() {
+	for e in "$@"; do
+		echo 1 >"$TRACING/events/rpcrdma/$e/enable" ||
+			status trace FAIL "no tracepoint rpcrdma:$e"
+	done
+	echo 1 >"$TRACING/tracing_on"
+}
+trace_clear() { : >"$TRACING/trace"; }
+# trace_lines EVENT: the recorded lines of one event.
+trace_lines() { grep -a " $1: " "$TRACING/trace"; }
+
+# conns: this side's debugfs connection lines (empty if none).
+conns() { [ -r "$CONNS" ] && grep -a 'role=' "$CONNS"; }
+
+# kv LINE KEY: the value of KEY in a "k=v k=v" line.
+kv() { echo " $1" | sed -n "s/.* $2=\([^ ]*\).*/\1/p"; }
+
+# expect_kv CHECK LINE "k=v k=v ...": PASS when LINE has every k=v.
+expect_kv() {
+	_bad=""
+	for _p in $3; do
+		_v=$(kv "$2" "${_p%%=*}")
+		[ "$_v" = "${_p#*=}" ] || _bad="$_bad ${_p%%=*}=${_v:-<none>}(want ${_p#*=})"
+	done
+	if [ -z "$2" ]; then
+		status "$1" FAIL "no connection line (want $3)"
+	elif [ -z "$_bad" ]; then
+		status "$1" PASS "$3"
+	else
+		status "$1" FAIL "${_bad# } | $2"
+	fi
+}
+
+# drop_caches: make the next reads go over the wire.
+drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
+
+# ---- client side -------------------------------------------------------
+
+# mount_nfs VERS [EXTRA_OPTS]: mount server:/ on /mnt over RDMA.
+mount_nfs() {
+	_o="vers=$1,proto=rdma,port=20049${2:+,$2}"
+	step "mount $VM_SERVER_IP:/ $MNT -o $_o"
+	_t0=$(date +%s)
+	if mount.nfs "$VM_SERVER_IP:/" "$MNT" -o "$_o"; then
+		status "mount-v$1" PASS "$_o ($(($(date +%s) - _t0))s)"
+	else
+		status "mount-v$1" FAIL "mount.nfs -o $_o failed"
+		return 1
+	fi
+}
+
+umount_nfs() {
+	umount "$MNT" || { status umount FAIL "umount $MNT failed"; return 1; }
+}
+
+# reconnect: force the client transport to disconnect and reconnect
+# (rewriting the transport's destination address in sunrpc's sysfs makes
+# the xprt disconnect; the next RPC connects again).
+reconnect() {
+	_n=0
+	for _x in /sys/kernel/sunrpc/xprt-switches/*/xprt-*; do
+		[ -e "$_x/dstaddr" ] || continue
+		grep -q rdma "$_x/xprt_info" 2>/dev/null ||
+			grep -q "$VM_SERVER_IP" "$_x/dstaddr" || continue
+		_a=$(cat "$_x/dstaddr")
+		echo "$_a" >"$_x/dstaddr" && _n=$((_n + 1))
+	done
+	[ $_n -gt 0 ] || { status reconnect FAIL "no sunrpc xprt to $VM_SERVER_IP in sysfs"; return 1; }
+	step "forced $_n transport(s) to reconnect"
+}
+
+# srv COMMAND ARGS...: run a command on the server (server.sh) through
+# files in the export; prints its output. Needs the mount. The sequence
+# number lives in a file: srv is often called in a subshell.
+srv() {
+	SRV_SEQ=$(($(cat /tmp/srv.seq 2>/dev/null || echo 0) + 1))
+	echo "$SRV_SEQ" >/tmp/srv.seq
+	echo "$SRV_SEQ $*" >"$MNT/.ctl/req"
+	_i=0
+	while [ $_i -lt 600 ]; do
+		dd if="$MNT/.ctl/ack" iflag=direct bs=1M 2>/dev/null >/tmp/srv.ack
+		if [ "$(head -n 1 /tmp/srv.ack)" = "$SRV_SEQ" ] &&
+		   [ "$(tail -n 1 /tmp/srv.ack)" = "END $SRV_SEQ" ]; then
+			sed '1d;$d' /tmp/srv.ack
+			return 0
+		fi
+		usleep 200000
+		_i=$((_i + 1))
+	done
+	status srv FAIL "no answer from the server to '$*'"
+	return 1
+}
+
+# show_conns: print both sides' debugfs lines (RPCRDMA-CONN:) and keep
+# them in CLIENT_CONN / SERVER_CONN.
+show_conns() {
+	CLIENT_CONN=$(conns | grep "peer=$VM_SERVER_IP:" | tail -n 1)
+	SERVER_CONN=$(server_conn)
+	[ -n "$CLIENT_CONN" ] && echo "RPCRDMA-CONN: client $CLIENT_CONN"
+	[ -n "$SERVER_CONN" ] && echo "RPCRDMA-CONN: server $SERVER_CONN"
+	return 0
+}
+
+# client_thresh: "send/recv" from the last rpcrdma:xprtrdma_inline_thresh
+# event (upstream's view of the negotiated client thresholds).
+client_thresh() {
+	trace_lines xprtrdma_inline_thresh | tail -n 1 |
+		sed -n 's#.*neg send/recv=\([0-9]*\)/\([0-9]*\).*#\1/\2#p'
+}
+
+# swi_count: "<with invalidate> <total>" Sends the server traced since
+# the last "srv trace_clear".
+swi_count() {
+	srv trace svcrdma_post_send >/tmp/swi
+	echo "$(grep -vc 'inv_rkey=0x00000000' /tmp/swi) $(grep -c . /tmp/swi)"
+}
+
+# mstat NAME: a counter of the client's rdma transport in mountstats
+# (connect_count, read_chunks, write_chunks, reply_chunks,
+# local_inv_needed).
+mstat() {
+	awk -v n="$1" '$1 == "xprt:" && $2 == "rdma" {
+		i["connect_count"] = 5; i["read_chunks"] = 13
+		i["write_chunks"] = 14; i["reply_chunks"] = 15
+		i["local_inv_needed"] = 27
+		print $(i[n]); exit }' /proc/self/mountstats
+}
+
+# server_conn: the server's debugfs line for this client, waiting (up to
+# 10 s) until exactly one is listed, so a closing old connection is not
+# taken for the new one.
+server_conn() {
+	_i=0
+	while :; do
+		srv conns | grep "peer=$VM_CLIENT_IP:" >/tmp/sconn
+		[ "$(grep -c . /tmp/sconn)" -le 1 ] || [ $_i -ge 10 ] && break
+		sleep 1
+		_i=$((_i + 1))
+	done
+	tail -n 1 /tmp/sconn
+}
+
+# data_check TAG: write and read back files of every size in SIZES over
+# NFS with caches dropped, compare sha256 with the server's own
+# checksums of the same files (writes: w_TAG_<size>; reads: the server's
+# r_<size>). One status line data-TAG.
+data_check() {
+	_tag=$1 _bad="" _n=0
+	step "data $_tag: writing and reading back $(echo "$SIZES" | wc -w) files"
+	mkdir -p /tmp/data
+	_names=""
+	for _s in $SIZES; do
+		_f=w_${_tag}_$_s
+		head -c "$_s" /dev/urandom >"/tmp/data/$_f"
+		cp "/tmp/data/$_f" "$MNT/$_f" || _bad="$_bad write:$_s"
+		_names="$_names $_f r_$_s"
+	done
+	drop_caches
+	# shellcheck disable=SC2086
+	(cd /tmp/data && sha256sum w_${_tag}_*) >/tmp/sum.local
+	# shellcheck disable=SC2086
+	srv sums $_names >/tmp/sum.server
+	for _s in $SIZES; do
+		_f=w_${_tag}_$_s
+		_l=$(grep " $_f\$" /tmp/sum.local | cut -d' ' -f1)
+		_r=$(grep " $_f\$" /tmp/sum.server | cut -d' ' -f1)
+		_b=$(dd if="$MNT/$_f" iflag=direct bs=2M 2>/dev/null | sha256sum | cut -d' ' -f1)
+		[ -n "$_l" ] && [ "$_l" = "$_r" ] || _bad="$_bad write:$_s"
+		[ "$_l" = "$_b" ] || _bad="$_bad readback:$_s"
+		_r=$(grep " r_$_s\$" /tmp/sum.server | cut -d' ' -f1)
+		_b=$(sha256sum <"$MNT/r_$_s" | cut -d' ' -f1)
+		[ -n "$_r" ] && [ "$_r" = "$_b" ] || _bad="$_bad read:$_s"
+		_n=$((_n + 3))
+	done
+	if [ -z "$_bad" ]; then
+		status "data-$_tag" PASS "$_n sha256 comparisons with the server, sizes $SIZES"
+	else
+		status "data-$_tag" FAIL "mismatch:$_bad"
+	fi
+}
+
+# phase NAME VERS EXPECT_CLIENT EXPECT_SERVER SWI [THRESH [MOUNT_OPTS]]
+#   One mount and its checks: mount NFS VERS over RDMA; compare each
+#   side's debugfs line with EXPECT_* ("k=v ..."; "-" skips a side, e.g.
+#   one running the stock module); compare the client's
+#   xprtrdma_inline_thresh tracepoint with THRESH ("send/recv", "-"
+#   skips); move data (data_check); count the server's Sends With
+#   Invalidate during the data: SWI "yes" wants some, "no" none, "-"
+#   reports only; unmount. Status lines are prefixed with NAME.
+phase() {
+	_ph=$1 _vers=$2 _ec=$3 _es=$4 _swi=$5 _th=${6:--}
+	step "phase $_ph: NFSv$_vers"
+	trace_clear
+	mount_nfs "$_vers" "${7:-}" || return 1
+	show_conns
+	[ "$_ec" = - ] || expect_kv "$_ph-client" "$CLIENT_CONN" "$_ec"
+	[ "$_es" = - ] || expect_kv "$_ph-server" "$SERVER_CONN" "$_es"
+	if [ "$_th" != - ]; then
+		_t=$(client_thresh)
+		check "$_ph-thresh" "xprtrdma_inline_thresh send/recv=${_t:-<none>} (want $_th)" [ "$_t" = "$_th" ]
+	fi
+	srv trace_clear >/dev/null
+	_li0=$(mstat local_inv_needed)
+	data_check "$_ph"
+	# shellcheck disable=SC2046
+	set -- $(swi_count)
+	_d="$1 of $2 server Sends carried an invalidate; client local_inv_needed +$(($(mstat local_inv_needed) - _li0)), read/write/reply chunks $(mstat read_chunks)/$(mstat write_chunks)/$(mstat reply_chunks)"
+	case $_swi in
+	yes) check "$_ph-swi" "$_d" [ "$1" -gt 0 ] ;;
+	no) check "$_ph-swi" "$_d" [ "$1" -eq 0 ] ;;
+	*) status "$_ph-swi" INFO "$_d" ;;
+	esac
+	umount_nfs
+}
+
+# set_param NAME VALUE: change an rpcrdma module parameter here.
+set_param() {
+	echo "$2" >"/sys/module/rpcrdma/parameters/$1" ||
+		status "param-$1" FAIL "cannot set rpcrdma.$1=$2"
+}
+
+# finish: the client's last line (the host waits for it).
+finish() {
+	if [ "$FAILS" -eq 0 ]; then
+		status client-done PASS "all checks passed"
+	else
+		status client-done FAIL "$FAILS check(s) failed"
+	fi
+}

@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The NFS server guest: exports a tmpfs at /export (NFSv4 pseudo-root,
+# so clients mount server:/) over RDMA port 20049, then serves requests
+# from the client's scenario script through /export/.ctl (see srv() in
+# lib.sh): the client writes "<seq> <command> <args>" to .ctl/req, the
+# server runs srv_<command> and writes "<seq>", the output and
+# "END <seq>" to .ctl/ack.
+#
+# /vm/env may set SERVER_SYSCTLS="key=value ..." (sysctl names, applied
+# before nfsd starts) and SERVER_THREADS (default 4).
+
+# shellcheck source=scripts/vm/guest/lib.sh
+. /vm/lib.sh
+
+EXPORT=/export
+CTL=$EXPORT/.ctl
+
+start_nfsd() {
+	rpc.nfsd -N 3 --no-udp "${SERVER_THREADS:-4}" ||
+		{ status nfsd FAIL "rpc.nfsd failed"; return 1; }
+	grep -q rdma /proc/fs/nfsd/portlist ||
+		echo "rdma 20049" >/proc/fs/nfsd/portlist ||
+		{ status nfsd FAIL "cannot add 'rdma 20049' to /proc/fs/nfsd/portlist"; return 1; }
+}
+
+stop_nfsd() {
+	rpc.nfsd 0
+}
+
+set_sysctls() {
+	for s in "$@"; do
+		sysctl -w "$s" >/dev/null || { echo "sysctl $s failed"; return 1; }
+	done
+}
+
+# Commands the client can run here with "srv <command> <args>".
+srv_conns() { conns; }
+srv_sums() { (cd "$EXPORT" && sha256sum "$@"); }
+srv_sysctl() {
+	set_sysctls "$@" || return 1
+	for s in "$@"; do sysctl "${s%%=*}"; done
+}
+srv_trace() { trace_lines "${1:-svcrdma_post_send}"; }
+srv_trace_clear() { trace_clear; echo cleared; }
+# restart the listener (and all connections) with the current settings
+srv_restart() { stop_nfsd; start_nfsd && echo restarted; }
+srv_dmesg() { dmesg | tail -n "${1:-40}"; }
+srv_param() { set_param "$1" "$2" && echo "rpcrdma.$1=$(cat "/sys/module/rpcrdma/parameters/$1")"; }
+
+serve() {
+	last=0
+	while :; do
+		req=$(cat "$CTL/req" 2>/dev/null)
+		# shellcheck disable=SC2086
+		set -- $req
+		if [ $# -ge 2 ] && [ "$1" -gt "$last" ] 2>/dev/null; then
+			last=$1
+			cmd=$2
+			shift 2
+			step "srv $last: $cmd $*"
+			{
+				echo "$last"
+				case $cmd in
+				conns|sums|sysctl|trace|trace_clear|restart|dmesg|param) "srv_$cmd" "$@" ;;
+				*) echo "unknown command $cmd" ;;
+				esac
+				echo "END $last"
+			} >"$CTL/ack.new" 2>&1
+			# in place, so the client's open file sees the new content
+			cat "$CTL/ack.new" >"$CTL/ack"
+			sed 's/^/RPCRDMA-SRV: /' "$CTL/ack.new"
+		fi
+		usleep 200000
+	done
+}
+
+step "server: preparing export"
+# shellcheck disable=SC2086
+[ -n "$SERVER_SYSCTLS" ] && { set_sysctls $SERVER_SYSCTLS || status server-sysctl FAIL "$SERVER_SYSCTLS"; }
+mount -t tmpfs -o size=200m tmpfs "$EXPORT"
+mkdir -p "$CTL"
+echo 0 >"$CTL/ack"
+: >"$CTL/req"
+chmod -R 777 "$EXPORT"
+for s in $SIZES; do
+	head -c "$s" /dev/urandom >"$EXPORT/r_$s"
+done
+echo "$EXPORT *(rw,fsid=0,no_root_squash,insecure,no_subtree_check,sync)" >/etc/exports
+mount -t nfsd nfsd /proc/fs/nfsd || status nfsd FAIL "cannot mount the nfsd filesystem"
+mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
+echo 10 >/proc/fs/nfsd/nfsv4leasetime
+echo 10 >/proc/fs/nfsd/nfsv4gracetime
+exportfs -ra || status nfsd FAIL "exportfs failed"
+rpc.mountd -N 2 -N 3 -u || status nfsd FAIL "rpc.mountd failed"
+trace_on svcrdma_post_send
+if start_nfsd; then
+	status server-ready PASS "listening on $VM_SERVER_IP rdma 20049 ($(tr '\n' ' ' </proc/fs/nfsd/portlist))"
+	serve
+else
+	status server-ready FAIL "nfsd did not start; see the messages above"
+fi

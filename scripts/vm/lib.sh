@@ -1,0 +1,305 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host side of the NFS/RDMA VM rig. Source it; do not run it.
+#
+# Two QEMU (TCG) guests, "server" and "client", boot the distro kernel
+# with a busybox initramfs (mkinitramfs.sh) and talk RoCEv2 (rdma_rxe,
+# or siw with VM_RDMA=siw) over a QEMU socket network on 127.0.0.1.
+# Each guest runs a script from scripts/vm/guest/ and reports with
+# lines "RPCRDMA-STATUS: <check> PASS|FAIL <detail>" on its serial
+# console; the host collects them from the console logs.
+#
+# Variables (environment):
+#   RPCRDMA_KO    module under test (default build/$KVER/rpcrdma.ko;
+#                 "stock" = Debian's own rpcrdma.ko)
+#   VM_RDMA       rxe (default) or siw (uses build/$KVER/siw/siw.ko)
+#   VM_PCAP       write a pcap of the virtual wire to this path
+#   VM_MEM        guest memory in MiB (default 512)
+#   VM_TIMEOUT    seconds a client script may run (default 240)
+#   VM_KEEP_LOGS  logs are kept in build/vm/<KVER>/logs/ anyway; set
+#                 VM_VERBOSE=1 to echo guest status lines while waiting
+#   VM_EXTRA_BINS host binaries to copy into the guests' /usr/local/bin
+
+VMDIR=${VMDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+# shellcheck source=scripts/lib.sh
+. "$VMDIR/../lib.sh"
+
+KVER=${KVER:-$(kver_default)}
+if [ -z "$KVER" ]; then
+	for k in /lib/modules/*/kernel; do
+		[ -d "$k" ] && KVER=$(basename "$(dirname "$k")")
+	done
+fi
+export KVER
+VMBUILD=$BUILD/vm/$KVER
+VM_SERVER_IP=10.99.0.1
+VM_CLIENT_IP=10.99.0.2
+VM_RDMA=${VM_RDMA:-rxe}
+VM_MEM=${VM_MEM:-512}
+VM_TIMEOUT=${VM_TIMEOUT:-240}
+VM_KERNEL=/boot/vmlinuz-$KVER
+# What makes a guest log a failure, whatever the scripts reported.
+VM_BAD_RE='BUG:|WARNING:|Oops|Call Trace|general protection|Kernel panic'
+mkdir -p "$VMBUILD"
+
+VM_PIDS=()
+
+# vm_need_host: packages and files the rig needs on the host.
+vm_need_host() {
+	need_pkgs busybox-static nfs-kernel-server nfs-common iproute2 kmod \
+		rdma-core ibverbs-providers ibverbs-utils qemu-system-x86 cpio binutils \
+		netbase libtirpc-common "linux-image-$KVER"
+	[ -r "$VM_KERNEL" ] ||
+		die "no readable $VM_KERNEL; install linux-image-$KVER (apt-get install linux-image-$KVER)"
+	[ -d "/lib/modules/$KVER/kernel" ] ||
+		die "no /lib/modules/$KVER; install linux-image-$KVER"
+}
+
+# vm_module_path WHICH: resolve "ours"/"stock"/a path to a .ko file
+# (empty output for stock).
+vm_module_path() {
+	case $1 in
+	stock) echo "" ;;
+	ours | "") echo "${RPCRDMA_KO:-$BUILD/$KVER/rpcrdma.ko}" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# vm_prepare: install what is missing and build the base initramfs.
+vm_prepare() {
+	vm_need_host
+	"$VMDIR/mkinitramfs.sh" || die "building the VM initramfs failed"
+	trap vm_cleanup EXIT
+	trap 'vm_cleanup; exit 130' INT TERM
+	VM_RUNDIR=$VMBUILD/logs
+	mkdir -p "$VM_RUNDIR"
+}
+
+# vm_cleanup: kill every QEMU this shell started.
+vm_cleanup() {
+	local p
+	for p in "${VM_PIDS[@]}"; do
+		kill "$p" 2>/dev/null || true
+	done
+	for p in "${VM_PIDS[@]}"; do
+		wait "$p" 2>/dev/null || true
+	done
+	VM_PIDS=()
+}
+
+# vm_overlay OUT ROLE KO PARAMS SCRIPT [VAR=VALUE...]: the per-VM archive
+# appended to the base initramfs: /vm/env, the scenario script as
+# /vm/run.sh, and the module under test in updates/ (none = stock).
+vm_overlay() {
+	local out=$1 role=$2 ko=$3 params=$4 script=$5 d kv
+	shift 5
+	d=$(mktemp -d "$VMBUILD/ovl.XXXXXX")
+	# /lib is a symlink to usr/lib in the base image: never a directory here
+	mkdir -p "$d/vm" "$d/usr/lib/modules/$KVER/updates" "$d/usr/lib/modules/$KVER/extra"
+	{
+		echo "VM_ROLE=$role"
+		echo "VM_RDMA=$VM_RDMA"
+		echo "VM_SERVER_IP=$VM_SERVER_IP"
+		echo "VM_CLIENT_IP=$VM_CLIENT_IP"
+		printf 'RPCRDMA_PARAMS=%q\n' "$params"
+		echo "RPCRDMA_MODULE=${ko:+ours}"
+		echo "RPCRDMA_MODULE=\${RPCRDMA_MODULE:-stock}"
+		echo "RPCRDMA_BUILDID=$(vm_buildid "${ko:-/lib/modules/$KVER/kernel/net/sunrpc/xprtrdma/rpcrdma.ko}")"
+		for kv in "$@"; do
+			printf '%s=%q\n' "${kv%%=*}" "${kv#*=}"
+		done
+	} >"$d/vm/env"
+	cp "$script" "$d/vm/run.sh"
+	if [ -n "$ko" ]; then
+		[ -f "$ko" ] || die "module under test $ko does not exist; run 'make module' or set RPCRDMA_KO=<path> (RPCRDMA_KO=stock for Debian's)"
+		cp "$ko" "$d/usr/lib/modules/$KVER/updates/rpcrdma.ko"
+	fi
+	if [ "$VM_RDMA" = siw ]; then
+		local siw=${SIW_KO:-$BUILD/$KVER/siw/siw.ko}
+		[ -f "$siw" ] || die "VM_RDMA=siw needs $siw; run 'make siw' first"
+		cp "$siw" "$d/usr/lib/modules/$KVER/extra/siw.ko"
+	fi
+	(cd "$d" && find . -print0 | LC_ALL=C sort -z |
+		cpio --null -o -H newc --quiet --owner=0:0) >"$out.ovl" ||
+		die "cpio failed for $out"
+	cat "$VMBUILD/base.cpio" "$out.ovl" >"$out"
+	rm -rf "$d" "$out.ovl"
+}
+
+# vm_buildid KO: the GNU build ID of a module file (hex).
+vm_buildid() {
+	readelf -n "$1" 2>/dev/null | awk '/Build ID:/ {print $3; exit}'
+}
+
+# vm_port: a free TCP port on 127.0.0.1 for the socket network.
+vm_port() {
+	local p
+	for _ in $(seq 50); do
+		p=$((20000 + RANDOM % 20000))
+		if ! (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null; then
+			echo "$p"
+			return
+		fi
+	done
+	die "no free TCP port found on 127.0.0.1"
+}
+
+# vm_start NAME ROLE INITRD LOG NETARG: boot one guest in the background;
+# its PID lands in VM_PID and VM_PIDS.
+vm_start() {
+	local name=$1 role=$2 initrd=$3 log=$4 net=$5 mac dump=()
+	if [ "$role" = server ]; then
+		mac=52:54:00:52:44:01
+		[ -n "${VM_PCAP:-}" ] &&
+			dump=(-object "filter-dump,id=dump0,netdev=n0,file=$VM_PCAP")
+	else
+		mac=52:54:00:52:44:02
+	fi
+	: >"$log"
+	qemu-system-x86_64 -name "rpcrdma-$name" -machine q35,accel=tcg \
+		-cpu max -smp 1 -m "$VM_MEM" -nodefaults -display none \
+		-no-reboot -kernel "$VM_KERNEL" -initrd "$initrd" \
+		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init" \
+		-serial "file:$log" -monitor none \
+		-netdev "socket,id=n0,$net" \
+		-device "virtio-net-pci,netdev=n0,mac=$mac" "${dump[@]}" \
+		</dev/null >"$log.qemu" 2>&1 &
+	VM_PID=$!
+	VM_PIDS+=("$VM_PID")
+}
+
+# vm_alive PID
+vm_alive() { kill -0 "$1" 2>/dev/null; }
+
+# vm_wait LOG PID PATTERN TIMEOUT WHAT: wait until PATTERN (ERE) is in
+# LOG; fail when the guest dies or TIMEOUT passes. Says what it waits
+# for every 15 s.
+vm_wait() {
+	local log=$1 pid=$2 re=$3 t=$4 what=$5 start=$SECONDS next=15
+	VM_WAIT_ERR=
+	while ! grep -aqE "$re" "$log" 2>/dev/null; do
+		if ! vm_alive "$pid"; then
+			grep -aqE "$re" "$log" && return 0
+			VM_WAIT_ERR="guest exited before $what"
+			return 1
+		fi
+		if [ $((SECONDS - start)) -ge "$t" ]; then
+			VM_WAIT_ERR="timeout after ${t}s waiting for $what"
+			return 1
+		fi
+		if [ $((SECONDS - start)) -ge $next ]; then
+			msg "  ... still waiting for $what ($((SECONDS - start))s, last: $(vm_last_status "$log"))"
+			next=$((next + 15))
+		fi
+		sleep 1
+	done
+}
+
+# vm_last_status LOG: the last status/progress line of a guest.
+vm_last_status() {
+	grep -aoE 'RPCRDMA-(STATUS|STEP): .*' "$1" 2>/dev/null | tail -1 | tr -d '\r' |
+		sed 's/^RPCRDMA-//' | cut -c1-100
+}
+
+# vm_bad_lines LOG: kernel trouble lines in a guest log.
+vm_bad_lines() {
+	grep -aE "$VM_BAD_RE" "$1" 2>/dev/null | tr -d '\r' || true
+}
+
+# vm_stop PID: power off a guest (it has finished) or kill it.
+vm_stop() {
+	local pid=$1 _
+	for _ in $(seq 20); do
+		vm_alive "$pid" || break
+		sleep 0.5
+	done
+	vm_alive "$pid" && kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null || true
+	local p keep=()
+	for p in "${VM_PIDS[@]}"; do
+		[ "$p" = "$pid" ] || keep+=("$p")
+	done
+	VM_PIDS=("${keep[@]}")
+}
+
+# vm_pair RUN SERVER_KO SERVER_PARAMS CLIENT_KO CLIENT_PARAMS CLIENT_SCRIPT [VAR=VALUE...]
+#   Boot the server (scripts/vm/guest/server.sh), wait for it to be
+#   ready, boot the client running CLIENT_SCRIPT, wait for the client to
+#   finish, stop both and check the logs. *_KO: "ours", "stock" or a
+#   path. VAR=VALUE pairs go into both guests' /vm/env (prefix a name
+#   with S: or C: for one side only, e.g. S:SERVER_SYSCTLS=...).
+#   Sets VM_SLOG, VM_CLOG (console logs) and VM_RESULT_DETAIL; returns
+#   non-zero on failure.
+vm_pair() {
+	local run=$1 sko cko sparams=$3 cparams=$5 script=$6 port kv sv=() cv=()
+	sko=$(vm_module_path "$2")
+	cko=$(vm_module_path "$4")
+	shift 6
+	for kv in "$@"; do
+		case $kv in
+		S:*) sv+=("${kv#S:}") ;;
+		C:*) cv+=("${kv#C:}") ;;
+		*) sv+=("$kv"); cv+=("$kv") ;;
+		esac
+	done
+	local dir=$VM_RUNDIR/$run
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	VM_SLOG=$dir/server.log
+	VM_CLOG=$dir/client.log
+	VM_RESULT_DETAIL=
+	vm_overlay "$dir/server.img" server "$sko" "$sparams" "$VMDIR/guest/server.sh" "${sv[@]}"
+	vm_overlay "$dir/client.img" client "$cko" "$cparams" "$script" "${cv[@]}"
+	port=$(vm_port)
+
+	vm_start "$run-server" server "$dir/server.img" "$VM_SLOG" "listen=127.0.0.1:$port"
+	local spid=$VM_PID cpid rc=0
+	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STATUS: server-ready' 120 "the server to start nfsd" ||
+	   ! grep -aq 'RPCRDMA-STATUS: server-ready PASS' "$VM_SLOG"; then
+		VM_RESULT_DETAIL="server: ${VM_WAIT_ERR:-did not start: $(vm_status "$VM_SLOG" server-ready)} (log: ${VM_SLOG#"$TOP"/})"
+		vm_stop "$spid"
+		rm -f "$dir"/*.img
+		return 1
+	fi
+	vm_start "$run-client" client "$dir/client.img" "$VM_CLOG" "connect=127.0.0.1:$port"
+	cpid=$VM_PID
+	if ! vm_wait "$VM_CLOG" "$cpid" 'RPCRDMA-STATUS: client-done' "$VM_TIMEOUT" "the client script"; then
+		VM_RESULT_DETAIL="client: $VM_WAIT_ERR (log: ${VM_CLOG#"$TOP"/})"
+		rc=1
+	fi
+	vm_stop "$cpid"
+	kill "$spid" 2>/dev/null
+	vm_stop "$spid"
+	rm -f "$dir"/*.img
+
+	# Verdict: every status line PASS, no kernel trouble in either log.
+	local fails bad
+	fails=$(grep -ahoE 'RPCRDMA-STATUS: [^ ]+ FAIL.*' "$VM_SLOG" "$VM_CLOG" | tr -d '\r' | sed 's/^RPCRDMA-STATUS: //')
+	bad=$( { vm_bad_lines "$VM_SLOG" | sed 's/^/server: /'; vm_bad_lines "$VM_CLOG" | sed 's/^/client: /'; } | head -3)
+	if [ -n "$fails" ]; then
+		VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }$(echo "$fails" | head -3 | paste -sd';' -)"
+		rc=1
+	fi
+	if [ -n "$bad" ]; then
+		VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }kernel: $(echo "$bad" | paste -sd';' -)"
+		rc=1
+	fi
+	return $rc
+}
+
+# vm_status LOG CHECK: the detail of the (last) status line CHECK in LOG.
+vm_status() {
+	grep -aoE "RPCRDMA-STATUS: $2 (PASS|FAIL|INFO).*" "$1" | tail -1 | tr -d '\r' |
+		sed -E "s/^RPCRDMA-STATUS: $2 (PASS|FAIL|INFO) ?//"
+}
+
+# vm_result LOG CHECK: PASS, FAIL or INFO of the (last) status line CHECK.
+vm_result() {
+	grep -aoE "RPCRDMA-STATUS: $2 (PASS|FAIL|INFO)" "$1" | tail -1 | awk '{print $3}'
+}
+
+# vm_lines LOG TAG: the payload of every "TAG: ..." line in LOG.
+vm_lines() {
+	grep -aoE "$2: .*" "$1" | tr -d '\r' | sed -E "s/^$2: //"
+}

@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build the shared base initramfs for the NFS/RDMA test VMs:
+#   build/vm/<KVER>/base.cpio  (uncompressed newc, cached)
+# It holds busybox, the host's Debian NFS/RDMA userspace (binaries plus
+# the shared libraries ldd reports), the distro kernel's modules needed
+# for NFS over rxe/siw (dependencies resolved with modprobe
+# --show-depends), a depmod'ed modules tree, and the guest scripts from
+# scripts/vm/guest/. The module under test is NOT in it: each VM gets a
+# small overlay archive appended at boot (see vm_overlay in lib.sh).
+#
+# Rebuilt when any input changes (a stamp of paths, sizes and mtimes).
+# Usage: mkinitramfs.sh   (KVER from the environment or kver.sh)
+
+set -euo pipefail
+VMDIR=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=scripts/vm/lib.sh
+. "$VMDIR/lib.sh"
+
+vm_need_host
+base=$VMBUILD/base.cpio
+stampf=$VMBUILD/base.stamp
+
+# Binaries copied from the host (with their libraries).
+BINS=(
+	/usr/bin/kmod /usr/sbin/ip /usr/bin/rdma
+	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs
+	/usr/sbin/mount.nfs /usr/bin/ibv_devinfo
+)
+# Extra binaries other tools want in the guest (e.g. a probe tool):
+# VM_EXTRA_BINS="path1 path2" (copied to /usr/local/bin).
+read -r -a EXTRA <<<"${VM_EXTRA_BINS:-}"
+# Kernel modules (with their dependencies) loaded in the guests.
+MODS=(virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs rdma_cm
+	sunrpc rpcrdma nfsd nfsv4 nfs)
+# Plain files copied as they are (verbs providers for rxe and siw).
+FILES=(
+	/etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver
+	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
+	/usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
+	/etc/services /etc/protocols /etc/netconfig
+)
+
+modpaths() {
+	local m
+	for m in "${MODS[@]}"; do
+		modprobe -S "$KVER" --show-depends "$m" ||
+			die "modprobe -S $KVER --show-depends $m failed: is linux-image-$KVER installed? (apt-get install linux-image-$KVER)"
+	done | awk '$1 == "insmod" {print $2}' | sort -u
+}
+
+stamp() {
+	local f
+	{
+		echo "v3 $KVER ${EXTRA[*]}"
+		for f in "${BINS[@]}" "${EXTRA[@]}" "${FILES[@]}" /usr/bin/busybox \
+			"$VMDIR"/guest/* $(modpaths); do
+			stat -L -c '%n %s %Y' "$f"
+		done
+	} | sha256sum | cut -d' ' -f1
+}
+
+want=$(stamp)
+if [ -s "$base" ] && [ "$(cat "$stampf" 2>/dev/null)" = "$want" ]; then
+	exit 0
+fi
+
+msg "building VM initramfs for $KVER (cached in ${base#"$TOP"/})"
+root=$VMBUILD/root
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,etc,proc,sys,dev,tmp,run,mnt,export,var/lib/nfs/v4recovery,var/lib/nfs/rpc_pipefs,vm}
+ln -s usr/lib "$root/lib" 2>/dev/null || true
+mkdir -p "$root/usr/lib" "$root/lib64"
+mknod -m 600 "$root/dev/console" c 5 1
+mknod -m 666 "$root/dev/null" c 1 3
+
+# busybox and its applets (never over a real binary copied below).
+cp /usr/bin/busybox "$root/bin/busybox"
+while read -r a; do
+	[ "$a" = bin/busybox ] && continue
+	mkdir -p "$root/$(dirname "$a")"
+	ln -sf /bin/busybox "$root/$a"
+done < <(/usr/bin/busybox --list-full)
+
+copy_libs() {
+	local lib
+	for lib in $(ldd "$1" 2>/dev/null | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'); do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+copy_bin() { # copy_bin SRC DEST
+	rm -f "$root$2"
+	mkdir -p "$root$(dirname "$2")"
+	cp -L "$1" "$root$2"
+	copy_libs "$1"
+}
+for b in "${BINS[@]}"; do
+	[ -x "$b" ] || die "$b is missing; install its package (apt-get install nfs-kernel-server nfs-common iproute2 kmod ibverbs-utils)"
+	copy_bin "$b" "$b"
+done
+for b in "${EXTRA[@]}"; do
+	[ -x "$b" ] || die "VM_EXTRA_BINS: $b is not an executable file"
+	copy_bin "$b" "/usr/local/bin/$(basename "$b")"
+done
+for t in modprobe insmod rmmod lsmod depmod modinfo; do
+	rm -f "$root/sbin/$t" "$root/usr/sbin/$t" "$root/bin/$t"
+	ln -s /usr/bin/kmod "$root/sbin/$t"
+done
+for t in ip rdma mount.nfs; do
+	rm -f "$root/bin/$t" "$root/sbin/$t"
+done
+ln -sf /usr/sbin/ip "$root/sbin/ip"
+ln -sf /usr/sbin/mount.nfs "$root/sbin/mount.nfs"
+ln -sf /usr/sbin/mount.nfs "$root/sbin/mount.nfs4"
+for f in "${FILES[@]}"; do
+	[ -e "$f" ] || die "$f is missing; install rdma-core, ibverbs-providers, netbase and libtirpc-common"
+	mkdir -p "$root$(dirname "$f")"
+	cp -L "$f" "$root$f"
+	case $f in *.so) copy_libs "$f" ;; esac
+done
+
+# Kernel modules and a modules.dep covering exactly them.
+mdir=$root/lib/modules/$KVER
+for m in $(modpaths); do
+	mkdir -p "$mdir/$(dirname "${m#/lib/modules/"$KVER"/}")"
+	cp "$m" "$mdir/${m#/lib/modules/"$KVER"/}"
+done
+cp /lib/modules/"$KVER"/modules.{order,builtin,builtin.modinfo} "$mdir/" 2>/dev/null || true
+mkdir -p "$mdir/updates" "$mdir/extra"
+depmod -b "$root" "$KVER" || die "depmod -b $root $KVER failed"
+
+cat >"$root/etc/passwd" <<'EOF'
+root:x:0:0:root:/root:/bin/sh
+nobody:x:65534:65534:nobody:/nonexistent:/bin/false
+EOF
+cat >"$root/etc/group" <<'EOF'
+root:x:0:
+nogroup:x:65534:
+EOF
+cat >"$root/etc/hosts" <<EOF
+127.0.0.1 localhost
+$VM_SERVER_IP server
+$VM_CLIENT_IP client
+EOF
+echo "hosts: files" >"$root/etc/nsswitch.conf"
+: >"$root/etc/exports"
+: >"$root/etc/fstab"
+: >"$root/var/lib/nfs/etab"
+: >"$root/var/lib/nfs/rmtab"
+
+cp "$VMDIR"/guest/* "$root/vm/"
+chmod +x "$root"/vm/*.sh
+mv "$root/vm/init" "$root/init"
+chmod +x "$root/init"
+
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --quiet --owner=0:0) >"$base.tmp" ||
+	die "cpio failed while building $base"
+mv "$base.tmp" "$base"
+echo "$want" >"$stampf"
+msg "initramfs ready: $(du -h "$base" | cut -f1), $(modpaths | wc -l) modules"

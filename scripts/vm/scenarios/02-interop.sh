@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# Scenario 2: interoperability with Debian's stock rpcrdma.ko.
+SC_DESC="stock client->our server, our client->stock server: I/O exact, peer values recorded"
+sc_run() {
+	sc_pair stock-client ours "" stock "" "$SCDIR/02-interop.client.sh" C:INTEROP=stock-client
+	sc_pair stock-server stock "" ours "" "$SCDIR/02-interop.client.sh" C:INTEROP=stock-server
+}

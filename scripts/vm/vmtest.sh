@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make vmtest: end-to-end NFS/RDMA scenarios in pairs of QEMU VMs (see
+# scripts/vm/lib.sh for the rig, scenarios/ for the scenarios).
+#
+# A scenario is scripts/vm/scenarios/NN-name.sh (host side, sourced): it
+# sets SC_DESC and defines sc_run, which calls sc_pair once per VM pair
+# it needs; each pair runs a guest client script (NN-name.client.sh,
+# busybox sh, helpers in guest/lib.sh) against guest/server.sh. The
+# guests print status lines; a pair passes when every status is PASS,
+# the client reached the end, and neither kernel log has BUG/WARNING/
+# Oops/Call Trace/general protection.
+#
+#   VMTEST_ONLY="1 3"   run only the scenarios whose number or name matches
+#   RPCRDMA_KO, VM_RDMA, VM_PCAP, VM_TIMEOUT: see lib.sh
+# Exit status: 0 when every scenario passed.
+
+set -uo pipefail
+VMDIR=$(cd "$(dirname "$0")" && pwd)
+SCDIR=$VMDIR/scenarios
+# shellcheck source=scripts/vm/lib.sh
+. "$VMDIR/lib.sh"
+
+# sc_pair RUN SERVER_KO SERVER_PARAMS CLIENT_KO CLIENT_PARAMS SCRIPT [VAR=VALUE...]
+# One VM pair of the current scenario (arguments as vm_pair); records
+# its result in SC_FAILED / SC_DETAIL.
+sc_pair() {
+	local run="$SC_NUM-$1" t0=$SECONDS
+	shift
+	msg "  pair $run"
+	if vm_pair "$run" "$@"; then
+		SC_DETAIL+="${SC_DETAIL:+; }$run ok ($((SECONDS - t0))s)"
+	else
+		SC_FAILED=1
+		SC_DETAIL+="${SC_DETAIL:+; }$run FAILED ($((SECONDS - t0))s): $VM_RESULT_DETAIL"
+	fi
+	if [ "${VM_VERBOSE:-0}" = 1 ]; then
+		grep -ahE 'RPCRDMA-STATUS' "$VM_SLOG" "$VM_CLOG" | tr -d '\r' >&2
+	fi
+}
+
+selected() { # selected FILE
+	local n w base
+	[ -z "${VMTEST_ONLY:-}" ] && return 0
+	base=$(basename "$1" .sh)
+	n=$((10#${base%%-*}))
+	for w in $VMTEST_ONLY; do
+		case $w in
+		"$n" | "${base%%-*}" | "$base" | "${base#*-}") return 0 ;;
+		esac
+	done
+	return 1
+}
+
+if [ "${RPCRDMA_KO:-}" = stock ]; then
+	warn "RPCRDMA_KO=stock: the scenarios expect this project's module and will fail"
+else
+	ko=$(vm_module_path ours)
+	[ -f "$ko" ] || die "no module under test at $ko; run 'make module' (or set RPCRDMA_KO=<path to rpcrdma.ko>)"
+fi
+vm_prepare
+results=()
+pass=0
+fail=0
+t_all=$SECONDS
+for f in "$SCDIR"/[0-9][0-9]-*.sh; do
+	case $f in *.client.sh) continue ;; esac
+	selected "$f" || continue
+	name=$(basename "$f" .sh)
+	SC_NUM=${name%%-*}
+	SC_DESC=
+	SC_FAILED=0
+	SC_DETAIL=
+	unset -f sc_run
+	# shellcheck source=/dev/null
+	. "$f"
+	declare -F sc_run >/dev/null || die "$f defines no sc_run function"
+	msg "scenario $name: $SC_DESC"
+	t0=$SECONDS
+	sc_run
+	secs=$((SECONDS - t0))
+	if [ "$SC_FAILED" = 0 ]; then
+		pass=$((pass + 1))
+		line=$(printf 'PASS  %-16s %4ss  %s' "$name" "$secs" "$SC_DESC")
+	else
+		fail=$((fail + 1))
+		line=$(printf 'FAIL  %-16s %4ss  %s\n      %s' "$name" "$secs" "$SC_DESC" "$SC_DETAIL")
+	fi
+	echo "$line"
+	results+=("$line")
+done
+[ $((pass + fail)) -gt 0 ] || die "no scenario matched VMTEST_ONLY='${VMTEST_ONLY:-}'"
+
+echo
+echo "vmtest ($KVER, $VM_RDMA, module ${RPCRDMA_KO:-build/$KVER/rpcrdma.ko}), $((SECONDS - t_all))s:"
+printf '%s\n' "${results[@]}"
+echo "$pass passed, $fail failed (logs: ${VM_RUNDIR#"$TOP"/}/)"
+[ "$fail" -eq 0 ]
