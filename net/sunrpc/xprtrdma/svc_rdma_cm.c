@@ -127,7 +127,11 @@ unsigned int svc_rdma_cm_bc_max_payload(const struct svc_xprt *xprt)
 	const struct svcxprt_rdma *rdma =
 		container_of(xprt, struct svcxprt_rdma, sc_xprt);
 
-	return rdma->sc_cm.res.send_thresh - RPCRDMA_HDRLEN_MIN;
+	/* Never below the RPC-over-RDMA Version 1 minimum, even if asked
+	 * before accept negotiated anything.
+	 */
+	return max_t(u32, rdma->sc_cm.res.send_thresh,
+		     RPCRDMA_PDATA_SIZE_MIN) - RPCRDMA_HDRLEN_MIN;
 }
 
 /**
