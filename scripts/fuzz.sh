@@ -13,7 +13,9 @@
 # the reproducers of any crash. Nothing is written into the repository.
 #
 # Variables: FUZZ_SECONDS (default 60), FUZZ_MAX_LEN (default 512,
-# more than the 196 octets a CM REP carries), FUZZ_FRESH=1, CC (clang).
+# more than the 196 octets a CM REP carries), FUZZ_FRESH=1, CC (clang),
+# ASAN_OPTIONS (default: a 32 MB quarantine; the codec allocates nothing,
+# and the default 256 MB only inflates the fuzzer's memory use).
 
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
@@ -73,6 +75,7 @@ start_units=$(find "$CORPUS" -type f | wc -l)
 msg "fuzz: ${FUZZ_SECONDS} s, ${seeds} seeds, working corpus ${start_units} inputs (${CORPUS#"$TOP"/})"
 # The working corpus comes first so that new inputs land there and
 # never in tools/fuzz/corpus.
+ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=32} \
 "$BIN" -max_total_time="$FUZZ_SECONDS" -max_len="$FUZZ_MAX_LEN" \
 	-timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 	-artifact_prefix="$ARTIFACTS/" "$CORPUS" >"$LOG" 2>&1
@@ -83,14 +86,15 @@ last=$(grep -E '^#[0-9]+' "$LOG" | tail -1)
 lfstat() { sed -n "s/^stat::$1: *//p" "$LOG" | tail -1; }
 execs=$(lfstat number_of_executed_units)
 rate=$(lfstat average_exec_per_sec)
+rss=$(lfstat peak_rss_mb)
 cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
 ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
 corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9]*[a-zA-Z]*\).*/\1/p' <<<"$last")
 crashes=$(find "$ARTIFACTS" -type f | wc -l)
 
-echo "fuzz: executions ${execs:-?} (${rate:-?}/s) in ${FUZZ_SECONDS} s"
+echo "fuzz: executions ${execs:-?} (${rate:-?}/s), time limit ${FUZZ_SECONDS} s"
 echo "fuzz: coverage cov ${cov:-?} ft ${ft:-?}, corpus ${corp:-?} (${CORPUS#"$TOP"/})"
-echo "fuzz: crashes ${crashes}, libFuzzer exit ${rc}"
+echo "fuzz: crashes ${crashes}, libFuzzer exit ${rc}, peak RSS ${rss:-?} MB"
 
 if [ "$crashes" -gt 0 ] || [ $rc -ne 0 ]; then
 	grep -E 'ERROR: |SUMMARY: |check failed|runtime error' "$LOG" | head -20 >&2

@@ -155,26 +155,22 @@ static void fuzz_check_codes(void)
 	}
 }
 
-/* What a peer with these limits puts on the wire, as decoded */
+/* What a peer with these limits puts on the wire, as decoded. The
+ * buffer is exactly one message long: ASan's stack redzones catch a
+ * build() that writes, or a parse() that reads, past its end.
+ */
 static void fuzz_advertise(const struct rpcrdma_pdata_limits *lim,
 			   struct rpcrdma_pdata *msg)
 {
-	u8 wire[RPCRDMA_PDATA_V1_LEN + 2];
-	u8 *copy;
+	u8 wire[RPCRDMA_PDATA_V1_LEN];
 
 	memset(wire, 0x5a, sizeof(wire));
 	rpcrdma_pdata_build(wire, lim);
-	FUZZ_CHECK(wire[RPCRDMA_PDATA_V1_LEN] == 0x5a);
 	FUZZ_CHECK(!memcmp(wire, fuzz_ident, sizeof(fuzz_ident)));
 	FUZZ_CHECK(wire[4] == RPCRDMA_PDATA_VERSION);
 	FUZZ_CHECK((wire[5] & ~RPCRDMA_PDATA_FLAG_R) == 0);
-
-	copy = malloc(RPCRDMA_PDATA_V1_LEN);
-	FUZZ_CHECK(copy);
-	memcpy(copy, wire, RPCRDMA_PDATA_V1_LEN);
-	FUZZ_CHECK(rpcrdma_pdata_parse(copy, RPCRDMA_PDATA_V1_LEN, msg) ==
+	FUZZ_CHECK(rpcrdma_pdata_parse(wire, sizeof(wire), msg) ==
 		   RPCRDMA_PDATA_PRESENT);
-	free(copy);
 
 	FUZZ_CHECK(msg->offset == 0);
 	FUZZ_CHECK(msg->version == RPCRDMA_PDATA_VERSION);
@@ -281,7 +277,7 @@ int rpcrdma_pdata_fuzz_one(const u8 *data, size_t size)
 	enum rpcrdma_pdata_status status;
 	struct rpcrdma_pdata msg;
 	const struct rpcrdma_pdata *peer;
-	size_t i, j;
+	size_t i;
 
 	fuzz_check_codes();
 	fuzz_check_parse(data, size, &msg, &status);
@@ -300,14 +296,14 @@ int rpcrdma_pdata_fuzz_one(const u8 *data, size_t size)
 		fuzz_check_negotiate(&local, NULL);
 	}
 
-	/* and from the table, in both R settings */
+	/* and from the table: every size once on each side, paired with a
+	 * different one on the other, in both R settings
+	 */
 	for (i = 0; i < ARRAY_SIZE(fuzz_sizes); i++) {
-		for (j = 0; j < ARRAY_SIZE(fuzz_sizes); j += 3) {
-			local.max_send = fuzz_sizes[i];
-			local.max_recv = fuzz_sizes[j];
-			local.remote_inv = (i + j) & 1;
-			fuzz_check_negotiate(&local, peer);
-		}
+		local.max_send = fuzz_sizes[i];
+		local.max_recv = fuzz_sizes[(i * 7 + 3) % ARRAY_SIZE(fuzz_sizes)];
+		local.remote_inv = i & 1;
+		fuzz_check_negotiate(&local, peer);
 	}
 	return 0;
 }
