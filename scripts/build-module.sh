@@ -12,7 +12,8 @@
 # is written only when everything succeeded.
 #
 # Environment: KVER, KSRC (see scripts/lib.sh), KBUILD_ARGS (extra make
-# arguments, e.g. "W=1" or "C=1"), JOBS (default 2), FORCE=1 (rebuild
+# arguments, e.g. "W=1" or "C=1"; `make module W=1 C=1` works too, the
+# variables reach Kbuild through MAKEFLAGS), JOBS (default 2), FORCE=1 (rebuild
 # even when no input changed), RPCRDMA_CM_VERSION (the version stamped
 # into the module instead of git describe).
 
@@ -23,7 +24,7 @@ set -o pipefail
 ensure_headers
 ensure_ksrc
 need_pkgs coccinelle make gcc
-case " ${KBUILD_ARGS:-} " in *" C="[12]" "*) need_pkgs sparse ;; esac
+case " ${KBUILD_ARGS:-} ${MAKEFLAGS:-} " in *" C="[12]" "*) need_pkgs sparse ;; esac
 
 OUT=$BUILD/$KVER
 SRC=$OUT/src
@@ -50,6 +51,8 @@ version=${RPCRDMA_CM_VERSION:-}
 inputs_stamp() {
 	{
 		echo "$KVER $(headers_version) $KSRC_DIR $version ${KBUILD_ARGS:-}"
+		# `make module W=1 C=1` reaches Kbuild through MAKEFLAGS
+		printf '%s\n' "${MAKEFLAGS:-}" | grep -oE '(^| )[WC]=[^ ]*' || true
 		cat "$TOP/Kbuild" "$TOP/scripts/build-module.sh" "$TOP/scripts/lib.sh" \
 			"$COCCI_DIR"/*.cocci "$TOP/net/sunrpc/xprtrdma/"* \
 			$(find "$TOP/include" -type f | sort)
