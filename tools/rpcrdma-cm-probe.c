@@ -372,6 +372,8 @@ static void probe_parse_args(int argc, char **argv)
 		case OPT_REPEAT:
 			opts.repeat = probe_number("--repeat", optarg,
 						   ULONG_MAX);
+			if (!opts.repeat)
+				probe_bad_usage("--repeat must be at least 1");
 			break;
 		case OPT_SEED:
 			opts.seed = probe_number("--random-seed", optarg,
