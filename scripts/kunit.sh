@@ -129,7 +129,7 @@ elapsed=$(($(date +%s) - start))
 
 # kunit.py's own summary, without its timestamp and colours
 summary=$(sed -E 's/\x1b\[[0-9;]*m//g' "$LOG" | grep -oE 'Ran [0-9]+ tests.*' | tail -n 1)
-if [ $rc -ne 0 ] || [ -z "$summary" ]; then
+if [ "$rc" -ne 0 ] || [ -z "$summary" ]; then
 	# Show where it went wrong: failed expectations with their context,
 	# or the end of the log for build and configuration errors.
 	if grep -q 'EXPECTATION FAILED\|ASSERTION FAILED' "$LOG"; then
