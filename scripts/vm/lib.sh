@@ -61,7 +61,7 @@ vm_need_host() {
 vm_module_path() {
 	case $1 in
 	stock) echo "" ;;
-	ours | "") echo "${RPCRDMA_KO:-$BUILD/$KVER/rpcrdma.ko}" ;;
+	ours | "") echo "${VM_OURS_KO-${RPCRDMA_KO:-$BUILD/$KVER/rpcrdma.ko}}" ;;
 	*) echo "$1" ;;
 	esac
 }
@@ -70,6 +70,17 @@ vm_module_path() {
 vm_prepare() {
 	vm_need_host
 	"$VMDIR/mkinitramfs.sh" || die "building the VM initramfs failed"
+	# A snapshot of the module under test: the build may replace it while
+	# the VMs run.
+	local ko=${RPCRDMA_KO:-$BUILD/$KVER/rpcrdma.ko}
+	if [ "$ko" = stock ]; then
+		VM_OURS_KO=
+	else
+		[ -f "$ko" ] || die "no module under test at $ko; run 'make module' (or set RPCRDMA_KO=<path to rpcrdma.ko>, or RPCRDMA_KO=stock for Debian's)"
+		VM_OURS_KO=$VMBUILD/rpcrdma-under-test.ko
+		cp "$ko" "$VM_OURS_KO"
+		msg "module under test: ${ko#"$TOP"/} ($(modinfo -F version "$ko" 2>/dev/null || echo no version), build-id $(vm_buildid "$ko"))"
+	fi
 	trap vm_cleanup EXIT
 	trap 'vm_cleanup; exit 130' INT TERM
 	VM_RUNDIR=$VMBUILD/logs
