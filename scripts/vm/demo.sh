@@ -55,7 +55,30 @@ else
 fi
 echo "  client tracepoint rpcrdma:xprtrdma_inline_thresh: send/recv=$(vm_status "$VM_CLOG" thresh)"
 echo "  guest console logs: ${VM_SLOG#"$TOP"/} ${VM_CLOG#"$TOP"/}"
-[ -n "${VM_PCAP:-}" ] && echo "  pcap: $VM_PCAP (tshark -r $VM_PCAP -Y infiniband.cm)"
+# pdata_decode HEX: an RFC 8797 message in words.
+pdata_decode() {
+	local h=${1:0:16}
+	if [ "${h:0:8}" != f6ab0e18 ]; then
+		echo "${h:-<none>} (no RFC 8797 message at offset 0)"
+		return
+	fi
+	printf '%s %s %s %s %s (version %d, R=%d, Send Size %d, Receive Size %d)\n' \
+		"${h:0:8}" "${h:8:2}" "${h:10:2}" "${h:12:2}" "${h:14:2}" \
+		"0x${h:8:2}" $((0x${h:10:2} & 1)) \
+		$(((0x${h:12:2} + 1) * 1024)) $(((0x${h:14:2} + 1) * 1024))
+}
+if [ -n "${VM_PCAP:-}" ]; then
+	echo "  pcap of the wire: $VM_PCAP"
+	if [ "$VM_RDMA" = rxe ] && command -v tshark >/dev/null; then
+		req=$(tshark -r "$VM_PCAP" -Y infiniband.cm.req -T fields \
+			-e infiniband.cm.req.ip_cm.private 2>/dev/null | head -1)
+		rep=$(tshark -r "$VM_PCAP" -Y infiniband.cm.rep -T fields \
+			-e infiniband.cm.rep.private 2>/dev/null | head -1)
+		echo "    CM REQ private data (client): $(pdata_decode "$req")"
+		echo "    CM REP private data (server): $(pdata_decode "$rep")"
+		echo "    (tshark -r $VM_PCAP -Y 'infiniband.cm.req || infiniband.cm.rep' -V)"
+	fi
+fi
 echo
 if [ $rc -eq 0 ]; then
 	msg "demo passed in ${secs}s"

@@ -14,7 +14,8 @@
 #   RPCRDMA_KO    module under test (default build/$KVER/rpcrdma.ko;
 #                 "stock" = Debian's own rpcrdma.ko)
 #   VM_RDMA       rxe (default) or siw (uses build/$KVER/siw/siw.ko)
-#   VM_PCAP       write a pcap of the virtual wire to this path
+#   VM_PCAP       write a pcap of the virtual wire to this path (1: to
+#                 wire.pcap beside each pair's console logs)
 #   VM_MEM        guest memory in MiB (default 512)
 #   VM_TIMEOUT    seconds a client script may run (default 240)
 #   VM_KEEP_LOGS  logs are kept in build/vm/<KVER>/logs/ anyway; set
@@ -78,7 +79,7 @@ vm_prepare() {
 	else
 		[ -f "$ko" ] || die "no module under test at $ko; run 'make module' (or set RPCRDMA_KO=<path to rpcrdma.ko>, or RPCRDMA_KO=stock for Debian's)"
 		VM_OURS_KO=$VMBUILD/rpcrdma-under-test.ko
-		cp "$ko" "$VM_OURS_KO"
+		[ "$ko" -ef "$VM_OURS_KO" ] || cp "$ko" "$VM_OURS_KO"
 		msg "module under test: ${ko#"$TOP"/} ($(modinfo -F version "$ko" 2>/dev/null || echo no version), build-id $(vm_buildid "$ko"))"
 	fi
 	trap vm_cleanup EXIT
@@ -162,8 +163,11 @@ vm_start() {
 	local name=$1 role=$2 initrd=$3 log=$4 net=$5 mac dump=()
 	if [ "$role" = server ]; then
 		mac=52:54:00:52:44:01
-		[ -n "${VM_PCAP:-}" ] &&
-			dump=(-object "filter-dump,id=dump0,netdev=n0,file=$VM_PCAP")
+		case ${VM_PCAP:-} in
+		"") ;;
+		1) dump=(-object "filter-dump,id=dump0,netdev=n0,file=$(dirname "$log")/wire.pcap") ;;
+		*) dump=(-object "filter-dump,id=dump0,netdev=n0,file=$VM_PCAP") ;;
+		esac
 	else
 		mac=52:54:00:52:44:02
 	fi

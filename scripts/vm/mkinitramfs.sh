@@ -32,14 +32,16 @@ BINS=(
 # VM_EXTRA_BINS="path1 path2" (copied to /usr/local/bin).
 read -r -a EXTRA <<<"${VM_EXTRA_BINS:-}"
 # Kernel modules (with their dependencies) loaded in the guests.
+# (crc32c_generic and libcrc32c: for an out-of-tree siw.ko, VM_RDMA=siw.)
 MODS=(virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs rdma_cm
-	sunrpc rpcrdma nfsd nfsv4 nfs)
+	rdma_ucm sunrpc rpcrdma nfsd nfsv4 nfs crc32c_generic libcrc32c)
 # Plain files copied as they are (verbs providers for rxe and siw).
 FILES=(
 	/etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver
 	/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 	/usr/lib/x86_64-linux-gnu/libibverbs/libsiw-rdmav34.so
 	/etc/services /etc/protocols /etc/netconfig
+	/lib/x86_64-linux-gnu/libgcc_s.so.1
 )
 
 modpaths() {
@@ -53,7 +55,7 @@ modpaths() {
 stamp() {
 	local f
 	{
-		echo "v3 $KVER ${EXTRA[*]}"
+		echo "v4 $KVER ${EXTRA[*]}"
 		for f in "${BINS[@]}" "${EXTRA[@]}" "${FILES[@]}" /usr/bin/busybox \
 			"$VMDIR"/guest/* $(modpaths); do
 			stat -L -c '%n %s %Y' "$f"

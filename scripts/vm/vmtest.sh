@@ -13,7 +13,9 @@
 # Oops/Call Trace/general protection.
 #
 #   VMTEST_ONLY="1 3"   run only the scenarios whose number or name matches
-#   RPCRDMA_KO, VM_RDMA, VM_PCAP, VM_TIMEOUT: see lib.sh
+#   VM_PCAP=1           keep a pcap per pair (logs/<pair>/wire.pcap)
+#   VM_VERBOSE=1        print every guest status line
+#   RPCRDMA_KO, VM_RDMA, VM_TIMEOUT: see lib.sh
 # Exit status: 0 when every scenario passed.
 
 set -uo pipefail

@@ -31,7 +31,7 @@ status() { # status CHECK PASS|FAIL|INFO DETAIL...
 	[ "$2" = FAIL ] && FAILS=$((FAILS + 1))
 	echo "RPCRDMA-STATUS: $*"
 }
-step() { echo "RPCRDMA-STEP: $*"; }
+step() { echo "RPCRDMA-STEP: [$(cut -d' ' -f1 /proc/uptime)] $*"; }
 # check CHECK DETAIL COMMAND...: status PASS if COMMAND succeeds.
 check() {
 	_c=$1 _d=$2
@@ -53,7 +53,7 @@ vm_boot() {
 		status boot FAIL "eth0 did not come up"
 	modprobe crc32_generic
 	case $VM_RDMA in
-	siw) modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
+	siw) modprobe crc32c_generic; modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
 	*) modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 ;;
 	esac || status boot FAIL "cannot create the $VM_RDMA device on eth0"
 	modprobe rdma_cm
