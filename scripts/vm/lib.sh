@@ -268,17 +268,29 @@ vm_pair() {
 	vm_overlay "$dir/client.img" client "$cko" "$cparams" "$script" "${cv[@]}"
 	port=$(vm_port)
 
+	# Order: the server boots; once its init runs, the client boots while
+	# the server starts nfsd (the client waits for the server's readiness
+	# beacon before it mounts, see wait_server in guest/lib.sh); the
+	# host checks the server became ready, then waits for the client.
 	vm_start "$run-server" server "$dir/server.img" "$VM_SLOG" "listen=127.0.0.1:$port"
 	local spid=$VM_PID cpid rc=0
-	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STATUS: server-ready' 120 "the server to start nfsd" ||
-	   ! grep -aq 'RPCRDMA-STATUS: server-ready PASS' "$VM_SLOG"; then
-		VM_RESULT_DETAIL="server: ${VM_WAIT_ERR:-did not start: $(vm_status "$VM_SLOG" server-ready)} (log: ${VM_SLOG#"$TOP"/})"
+	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STEP: .*boot server' 90 "the server kernel to boot"; then
+		VM_RESULT_DETAIL="server: $VM_WAIT_ERR (log: ${VM_SLOG#"$TOP"/})"
 		vm_stop "$spid"
 		rm -f "$dir"/*.img
 		return 1
 	fi
 	vm_start "$run-client" client "$dir/client.img" "$VM_CLOG" "connect=127.0.0.1:$port"
 	cpid=$VM_PID
+	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STATUS: server-ready' 120 "the server to start nfsd" ||
+	   ! grep -aq 'RPCRDMA-STATUS: server-ready PASS' "$VM_SLOG"; then
+		VM_RESULT_DETAIL="server: ${VM_WAIT_ERR:-did not start: $(vm_status "$VM_SLOG" server-ready)} (log: ${VM_SLOG#"$TOP"/})"
+		kill "$cpid" "$spid" 2>/dev/null
+		vm_stop "$cpid"
+		vm_stop "$spid"
+		rm -f "$dir"/*.img
+		return 1
+	fi
 	if ! vm_wait "$VM_CLOG" "$cpid" 'RPCRDMA-STATUS: client-done' "$VM_TIMEOUT" "the client script"; then
 		VM_RESULT_DETAIL="client: $VM_WAIT_ERR (log: ${VM_CLOG#"$TOP"/})"
 		rc=1

@@ -111,8 +111,27 @@ drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
 # ---- client side -------------------------------------------------------
 
+# wait_server: wait (once, up to 120 s) until the server's nfsd is
+# ready: server.sh then accepts TCP connections on READY_PORT.
+READY_PORT=2050
+wait_server() {
+	[ -e /tmp/server-up ] && return 0
+	step "waiting for the server's nfsd"
+	_i=0
+	until nc -w 1 "$VM_SERVER_IP" "$READY_PORT" </dev/null >/dev/null 2>&1; do
+		_i=$((_i + 1))
+		if [ $_i -ge 120 ]; then
+			status server-up FAIL "the server did not get ready within 120 s"
+			return 1
+		fi
+		sleep 1
+	done
+	: >/tmp/server-up
+}
+
 # mount_nfs VERS [EXTRA_OPTS]: mount server:/ on /mnt over RDMA.
 mount_nfs() {
+	wait_server || return 1
 	_o="vers=$1,proto=rdma,port=20049${2:+,$2}"
 	step "mount $VM_SERVER_IP:/ $MNT -o $_o"
 	_t0=$(date +%s)
@@ -152,14 +171,14 @@ srv() {
 	echo "$SRV_SEQ" >/tmp/srv.seq
 	echo "$SRV_SEQ $*" >"$MNT/.ctl/req"
 	_i=0
-	while [ $_i -lt 600 ]; do
+	while [ $_i -lt 1200 ]; do
 		dd if="$MNT/.ctl/ack" iflag=direct bs=1M 2>/dev/null >/tmp/srv.ack
 		if [ "$(head -n 1 /tmp/srv.ack)" = "$SRV_SEQ" ] &&
 		   [ "$(tail -n 1 /tmp/srv.ack)" = "END $SRV_SEQ" ]; then
 			sed '1d;$d' /tmp/srv.ack
 			return 0
 		fi
-		usleep 200000
+		usleep 100000
 		_i=$((_i + 1))
 	done
 	status srv FAIL "no answer from the server to '$*'"

@@ -72,7 +72,7 @@ serve() {
 			cat "$CTL/ack.new" >"$CTL/ack"
 			sed 's/^/RPCRDMA-SRV: /' "$CTL/ack.new"
 		fi
-		usleep 200000
+		usleep 100000
 	done
 }
 
@@ -97,6 +97,8 @@ rpc.mountd -N 2 -N 3 -u || status nfsd FAIL "rpc.mountd failed"
 trace_on svcrdma_post_send
 if start_nfsd; then
 	status server-ready PASS "listening on $VM_SERVER_IP rdma 20049 ($(tr '\n' ' ' </proc/fs/nfsd/portlist))"
+	# readiness beacon for the client (wait_server in lib.sh)
+	nc -ll -p "$READY_PORT" -e /bin/true &
 	serve
 else
 	status server-ready FAIL "nfsd did not start; see the messages above"
