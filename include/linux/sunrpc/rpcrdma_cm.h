@@ -12,6 +12,7 @@
 #define _LINUX_SUNRPC_RPCRDMA_CM_H
 
 #include <linux/types.h>
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/socket.h>
 #include <linux/sunrpc/rpcrdma_pdata.h>
@@ -26,6 +27,8 @@
  * @peer_msg: the peer's message, valid when @status is present
  * @local: what this side advertised
  * @res: the negotiated thresholds and remote invalidation decision
+ * @reply_chunks: server: Replies to Calls that offered a Reply chunk
+ * @short_replies: server: those of @reply_chunks sent inline (RDMA_MSG)
  */
 struct rpcrdma_cm_conn {
 	struct list_head		list;
@@ -36,6 +39,8 @@ struct rpcrdma_cm_conn {
 	struct rpcrdma_pdata		peer_msg;
 	struct rpcrdma_pdata_limits	local;
 	struct rpcrdma_pdata_result	res;
+	atomic_long_t			reply_chunks;
+	atomic_long_t			short_replies;
 };
 
 struct ib_device;
@@ -53,6 +58,7 @@ struct xdr_buf;
 int rpcrdma_cm_init(void);
 void rpcrdma_cm_exit(void);
 bool rpcrdma_cm_pdata_enabled(void);
+bool rpcrdma_cm_short_replies_enabled(void);
 bool rpcrdma_cm_reminv_allowed(const struct ib_device *device);
 void rpcrdma_cm_set_peer(struct rpcrdma_cm_conn *conn,
 			 const struct rdma_cm_id *id, bool server);
@@ -79,6 +85,9 @@ void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 bool svc_rdma_cm_reminv(const struct svcxprt_rdma *rdma);
 int svc_rdma_cm_check_inline(const struct svcxprt_rdma *rdma,
 			     const struct svc_rdma_send_ctxt *sctxt,
+			     const struct svc_rdma_recv_ctxt *rctxt,
+			     const struct xdr_buf *xdr);
+bool svc_rdma_cm_short_reply(struct svcxprt_rdma *rdma,
 			     const struct svc_rdma_recv_ctxt *rctxt,
 			     const struct xdr_buf *xdr);
 unsigned int svc_rdma_cm_bc_max_payload(const struct svc_xprt *xprt);

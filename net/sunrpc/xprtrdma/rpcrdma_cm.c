@@ -36,6 +36,11 @@ module_param_named(remote_invalidate, rpcrdma_cm_remote_invalidate, bool,
 MODULE_PARM_DESC(remote_invalidate,
 		 "Offer remote invalidation (the R bit) when the device supports it");
 
+static bool rpcrdma_cm_short_replies;
+module_param_named(short_replies, rpcrdma_cm_short_replies, bool, 0644);
+MODULE_PARM_DESC(short_replies,
+		 "Server: send a Reply inline (RDMA_MSG) instead of writing it into the client's Reply chunk when it fits the negotiated server-to-client threshold (RFC 8166 Section 4.3.3)");
+
 static LIST_HEAD(rpcrdma_cm_conns);
 static DEFINE_SPINLOCK(rpcrdma_cm_lock);
 static struct dentry *rpcrdma_cm_debugfs;
@@ -48,6 +53,16 @@ static struct dentry *rpcrdma_cm_debugfs;
 bool rpcrdma_cm_pdata_enabled(void)
 {
 	return READ_ONCE(rpcrdma_cm_pdata);
+}
+
+/**
+ * rpcrdma_cm_short_replies_enabled - May the server skip Reply chunks
+ *
+ * Return: the value of the short_replies module parameter.
+ */
+bool rpcrdma_cm_short_replies_enabled(void)
+{
+	return READ_ONCE(rpcrdma_cm_short_replies);
 }
 
 /**
@@ -171,7 +186,7 @@ static int rpcrdma_cm_connections_show(struct seq_file *m, void *v)
 	spin_lock(&rpcrdma_cm_lock);
 	list_for_each_entry(conn, &rpcrdma_cm_conns, list) {
 		present = conn->status == RPCRDMA_PDATA_PRESENT;
-		seq_printf(m, "role=%s peer=%pISpc peer_pdata=%s%s peer_send=%u peer_recv=%u peer_r=%u send=%u recv=%u reminv=%u\n",
+		seq_printf(m, "role=%s peer=%pISpc peer_pdata=%s%s peer_send=%u peer_recv=%u peer_r=%u send=%u recv=%u reminv=%u",
 			   conn->server ? "server" : "client", &conn->peer,
 			   present ? "present" : "absent:",
 			   present ? "" : rpcrdma_pdata_status_name(conn->status),
@@ -182,6 +197,11 @@ static int rpcrdma_cm_connections_show(struct seq_file *m, void *v)
 			   present && conn->peer_msg.remote_inv,
 			   conn->res.send_thresh, conn->res.recv_thresh,
 			   conn->res.remote_inv);
+		if (conn->server)
+			seq_printf(m, " reply_chunks=%ld short_replies=%ld",
+				   atomic_long_read(&conn->reply_chunks),
+				   atomic_long_read(&conn->short_replies));
+		seq_putc(m, '\n');
 	}
 	spin_unlock(&rpcrdma_cm_lock);
 	return 0;

@@ -7,7 +7,10 @@
  * results gate Send With Invalidate (both sides set R) and bound every
  * inline Send towards the client: min(server Send Size, client Receive
  * Size). A Reply that does not fit and has no Reply chunk is answered
- * with ERR_CHUNK by the caller (RFC 8166 Section 4.5.3).
+ * with ERR_CHUNK by the caller (RFC 8166 Section 4.5.3). With the
+ * short_replies parameter, a Reply that fits that threshold is sent
+ * inline even when the client offered a Reply chunk (RFC 8166 Section
+ * 4.3.3).
  */
 
 #include <linux/build_bug.h>
@@ -113,6 +116,70 @@ int svc_rdma_cm_check_inline(const struct svcxprt_rdma *rdma,
 		return 0;
 	trace_rpcrdma_cm_inline_too_large(conn, length);
 	return -E2BIG;
+}
+
+/* Octets one Write or Reply chunk takes in a transport header */
+static unsigned int svc_rdma_cm_chunk_hdrlen(const struct svc_rdma_chunk *chunk)
+{
+	/* item present, segment count, then HLOO per segment */
+	return (2 + chunk->ch_segcount * rpcrdma_segment_maxsz) *
+		sizeof(__be32);
+}
+
+/**
+ * svc_rdma_cm_short_reply - May a Reply skip the client's Reply chunk
+ * @rdma: controlling transport
+ * @rctxt: the Call's chunks
+ * @xdr: the RPC Reply about to be sent
+ *
+ * RFC 8166 Section 4.3.3: when the Transport and Payload streams
+ * together fit the reply inline threshold, the Responder MAY return a
+ * Short message instead of using the Requester's Reply chunk. The
+ * Reply chunk is still copied into the transport header, with every
+ * segment length zero: nothing was written into it.
+ *
+ * The inline size counted here is what svc_rdma_sendto() will Send:
+ * the fixed fields, an empty Read list, the Write list, the Reply
+ * chunk, and every part of @xdr that no Write chunk conveys. It is
+ * compared with the negotiated min(server Send Size, client Receive
+ * Size). Write chunk payloads are unaffected, and so is the choice of
+ * R_key for Send With Invalidate (made when the Call arrived, from the
+ * Call's own chunks).
+ *
+ * Return: true when the Call offered a Reply chunk, the short_replies
+ * parameter is on and the Reply fits: the caller then skips the RDMA
+ * Write and sends RDMA_MSG.
+ */
+bool svc_rdma_cm_short_reply(struct svcxprt_rdma *rdma,
+			     const struct svc_rdma_recv_ctxt *rctxt,
+			     const struct xdr_buf *xdr)
+{
+	struct rpcrdma_cm_conn *conn = &rdma->sc_cm;
+	struct svc_rdma_chunk *chunk;
+	unsigned int length;
+
+	if (pcl_is_empty(&rctxt->rc_reply_pcl))
+		return false;
+	atomic_long_inc(&conn->reply_chunks);
+	if (!rpcrdma_cm_short_replies_enabled())
+		return false;
+
+	/* xid, vers, credits, proc; Read list absent; Write list end */
+	length = (rpcrdma_fixed_maxsz + 2) * sizeof(__be32);
+	pcl_for_each_chunk(chunk, &rctxt->rc_write_pcl)
+		length += svc_rdma_cm_chunk_hdrlen(chunk);
+	length += svc_rdma_cm_chunk_hdrlen(pcl_first_chunk(&rctxt->rc_reply_pcl));
+	if (pcl_process_nonpayloads(&rctxt->rc_write_pcl, xdr,
+				    svc_rdma_cm_count, &length) < 0)
+		return false;
+
+	if (length > conn->res.send_thresh) {
+		trace_rpcrdma_cm_reply_chunk(conn, length);
+		return false;
+	}
+	atomic_long_inc(&conn->short_replies);
+	trace_rpcrdma_cm_short_reply(conn, length);
+	return true;
 }
 
 /**
