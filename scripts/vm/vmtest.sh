@@ -35,7 +35,7 @@ sc_pair() {
 		SC_DETAIL+="${SC_DETAIL:+; }$run ok ($((SECONDS - t0))s)"
 	else
 		SC_FAILED=1
-		SC_DETAIL+="${SC_DETAIL:+; }$run FAILED ($((SECONDS - t0))s): $VM_RESULT_DETAIL"
+		SC_DETAIL+="${SC_DETAIL:+; }$run FAILED ($((SECONDS - t0))s): $VM_RESULT_DETAIL [logs: $(dirname "${VM_SLOG#"$TOP"/}")]"
 	fi
 	if [ "${VM_VERBOSE:-0}" = 1 ]; then
 		grep -ahE 'RPCRDMA-STATUS' "$VM_SLOG" "$VM_CLOG" | tr -d '\r' >&2
