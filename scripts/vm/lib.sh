@@ -250,6 +250,8 @@ vm_stop() {
 #   finish, stop both and check the logs. *_KO: "ours", "stock" or a
 #   path. VAR=VALUE pairs go into both guests' /vm/env (prefix a name
 #   with S: or C: for one side only, e.g. S:SERVER_SYSCTLS=...).
+#   VM_SERVER_SCRIPT replaces guest/server.sh (it must print
+#   "RPCRDMA-STATUS: server-ready PASS" and answer the client's beacon).
 #   Sets VM_SLOG, VM_CLOG (console logs) and VM_RESULT_DETAIL; returns
 #   non-zero on failure.
 vm_pair() {
@@ -270,7 +272,7 @@ vm_pair() {
 	VM_SLOG=$dir/server.log
 	VM_CLOG=$dir/client.log
 	VM_RESULT_DETAIL=
-	vm_overlay "$dir/server.img" server "$sko" "$sparams" "$VMDIR/guest/server.sh" "${sv[@]}"
+	vm_overlay "$dir/server.img" server "$sko" "$sparams" "${VM_SERVER_SCRIPT:-$VMDIR/guest/server.sh}" "${sv[@]}"
 	vm_overlay "$dir/client.img" client "$cko" "$cparams" "$script" "${cv[@]}"
 	port=$(vm_port)
 
