@@ -48,6 +48,9 @@ srv_trace_clear() { trace_clear; echo cleared; }
 srv_restart() { stop_nfsd; start_nfsd && echo restarted; }
 srv_dmesg() { dmesg | tail -n "${1:-40}"; }
 srv_param() { set_param "$1" "$2" && echo "rpcrdma.$1=$(cat "/sys/module/rpcrdma/parameters/$1")"; }
+# run a shell command line here (words re-joined with single blanks; no
+# globbing survives the request file: quote nothing, glob nothing)
+srv_run() { sh -c "$*"; }
 
 serve() {
 	last=0
@@ -63,7 +66,7 @@ serve() {
 			{
 				echo "$last"
 				case $cmd in
-				conns|sums|sysctl|trace|trace_clear|restart|dmesg|param) "srv_$cmd" "$@" ;;
+				conns|sums|sysctl|trace|trace_clear|restart|dmesg|param|run) "srv_$cmd" "$@" ;;
 				*) echo "unknown command $cmd" ;;
 				esac
 				echo "END $last"
