@@ -74,8 +74,12 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,usr/local/bin,etc,proc,sys,dev,tmp,run,mnt,export,var/lib/nfs/v4recovery,var/lib/nfs/rpc_pipefs,vm}
 ln -s usr/lib "$root/lib" 2>/dev/null || true
 mkdir -p "$root/usr/lib" "$root/lib64"
-mknod -m 600 "$root/dev/console" c 5 1
-mknod -m 666 "$root/dev/null" c 1 3
+# A console for PID 1 (as non-root there is none until init mounts
+# devtmpfs and reopens /dev/console itself).
+if [ "$(id -u)" -eq 0 ]; then
+	mknod -m 600 "$root/dev/console" c 5 1
+	mknod -m 666 "$root/dev/null" c 1 3
+fi
 
 # busybox and its applets (never over a real binary copied below).
 cp /usr/bin/busybox "$root/bin/busybox"
