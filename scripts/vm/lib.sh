@@ -82,8 +82,8 @@ vm_prepare() {
 		VM_OURS_KO=
 	else
 		[ -f "$ko" ] || die "no module under test at $ko; run 'make module' (or set RPCRDMA_KO=<path to rpcrdma.ko>, or RPCRDMA_KO=stock for Debian's)"
-		VM_OURS_KO=$VMBUILD/rpcrdma-under-test.ko
-		[ "$ko" -ef "$VM_OURS_KO" ] || cp "$ko" "$VM_OURS_KO"
+		VM_OURS_KO=$VMBUILD/rpcrdma-under-test.$$.ko
+		cp "$ko" "$VM_OURS_KO"
 		msg "module under test: ${ko#"$TOP"/} ($(modinfo -F version "$ko" 2>/dev/null || echo no version), build-id $(vm_buildid "$ko"))"
 	fi
 	trap vm_cleanup EXIT
@@ -102,6 +102,7 @@ vm_cleanup() {
 		wait "$p" 2>/dev/null || true
 	done
 	VM_PIDS=()
+	[ -n "${VM_OURS_KO:-}" ] && rm -f "$VM_OURS_KO"
 }
 
 # vm_overlay OUT ROLE KO PARAMS SCRIPT [VAR=VALUE...]: the per-VM archive

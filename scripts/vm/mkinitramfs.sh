@@ -63,6 +63,9 @@ stamp() {
 	} | sha256sum | cut -d' ' -f1
 }
 
+# one builder at a time (several suites may start together)
+exec 9>"$VMBUILD/.mkinitramfs.lock"
+flock 9 || die "cannot lock $VMBUILD/.mkinitramfs.lock"
 want=$(stamp)
 if [ -s "$base" ] && [ "$(cat "$stampf" 2>/dev/null)" = "$want" ]; then
 	exit 0
