@@ -102,7 +102,7 @@ vm_cleanup() {
 		wait "$p" 2>/dev/null || true
 	done
 	VM_PIDS=()
-	[ -n "${VM_OURS_KO:-}" ] && rm -f "$VM_OURS_KO"
+	if [ -n "${VM_OURS_KO:-}" ]; then rm -f "$VM_OURS_KO"; fi
 }
 
 # vm_overlay OUT ROLE KO PARAMS SCRIPT [VAR=VALUE...]: the per-VM archive
