@@ -88,8 +88,15 @@ vm_prepare() {
 	fi
 	trap vm_cleanup EXIT
 	trap 'vm_cleanup; exit 130' INT TERM
-	VM_RUNDIR=$VMBUILD/logs
+	# One directory per run (suites may run side by side), the newest
+	# linked as logs/latest; the 20 newest are kept.
+	VM_RUNDIR=$VMBUILD/logs/$(date +%Y%m%d-%H%M%S)-$$
 	mkdir -p "$VM_RUNDIR"
+	ln -sfn "$(basename "$VM_RUNDIR")" "$VMBUILD/logs/latest"
+	local old
+	for old in $(find "$VMBUILD/logs" -mindepth 1 -maxdepth 1 -type d -name '20*' | sort -r | tail -n +21); do
+		rm -rf "$old"
+	done
 }
 
 # vm_cleanup: kill every QEMU this shell started.
@@ -224,6 +231,12 @@ vm_last_status() {
 		sed 's/^RPCRDMA-//' | cut -c1-100
 }
 
+# vm_fails LOG...: the first three FAIL status lines, on one line.
+vm_fails() {
+	grep -ahoE 'RPCRDMA-STATUS: [^ ]+ FAIL.*' "$@" 2>/dev/null | tr -d '\r' |
+		sed 's/^RPCRDMA-STATUS: //' | head -3 | paste -sd';' -
+}
+
 # vm_bad_lines LOG: kernel trouble lines in a guest log.
 vm_bad_lines() {
 	grep -aE "$VM_BAD_RE" "$1" 2>/dev/null | tr -d '\r' || true
@@ -284,24 +297,26 @@ vm_pair() {
 	vm_start "$run-server" server "$dir/server.img" "$VM_SLOG" "listen=127.0.0.1:$port"
 	local spid=$VM_PID cpid rc=0
 	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STEP: .*boot server' 90 "the server kernel to boot"; then
-		VM_RESULT_DETAIL="server: $VM_WAIT_ERR (log: ${VM_SLOG#"$TOP"/})"
+		VM_RESULT_DETAIL="server: $VM_WAIT_ERR; $(vm_fails "$VM_SLOG")"
 		vm_stop "$spid"
 		rm -f "$dir"/*.img
+		VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/})"
 		return 1
 	fi
 	vm_start "$run-client" client "$dir/client.img" "$VM_CLOG" "connect=127.0.0.1:$port"
 	cpid=$VM_PID
 	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STATUS: server-ready' 120 "the server to start nfsd" ||
 	   ! grep -aq 'RPCRDMA-STATUS: server-ready PASS' "$VM_SLOG"; then
-		VM_RESULT_DETAIL="server: ${VM_WAIT_ERR:-did not start: $(vm_status "$VM_SLOG" server-ready)} (log: ${VM_SLOG#"$TOP"/})"
+		VM_RESULT_DETAIL="server: ${VM_WAIT_ERR:-did not start}; $(vm_fails "$VM_SLOG")"
 		kill "$cpid" "$spid" 2>/dev/null
 		vm_stop "$cpid"
 		vm_stop "$spid"
 		rm -f "$dir"/*.img
+		VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/})"
 		return 1
 	fi
 	if ! vm_wait "$VM_CLOG" "$cpid" 'RPCRDMA-STATUS: client-done' "$VM_TIMEOUT" "the client script"; then
-		VM_RESULT_DETAIL="client: $VM_WAIT_ERR (log: ${VM_CLOG#"$TOP"/})"
+		VM_RESULT_DETAIL="client: $VM_WAIT_ERR"
 		rc=1
 	fi
 	vm_stop "$cpid"
@@ -311,16 +326,17 @@ vm_pair() {
 
 	# Verdict: every status line PASS, no kernel trouble in either log.
 	local fails bad
-	fails=$(grep -ahoE 'RPCRDMA-STATUS: [^ ]+ FAIL.*' "$VM_SLOG" "$VM_CLOG" | tr -d '\r' | sed 's/^RPCRDMA-STATUS: //')
+	fails=$(vm_fails "$VM_SLOG" "$VM_CLOG")
 	bad=$( { vm_bad_lines "$VM_SLOG" | sed 's/^/server: /'; vm_bad_lines "$VM_CLOG" | sed 's/^/client: /'; } | head -3)
 	if [ -n "$fails" ]; then
-		VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }$(echo "$fails" | head -3 | paste -sd';' -)"
+		VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }$fails"
 		rc=1
 	fi
 	if [ -n "$bad" ]; then
 		VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }kernel: $(echo "$bad" | paste -sd';' -)"
 		rc=1
 	fi
+	[ $rc -eq 0 ] || VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/})"
 	return $rc
 }
 

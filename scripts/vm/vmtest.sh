@@ -13,7 +13,7 @@
 # Oops/Call Trace/general protection.
 #
 #   VMTEST_ONLY="1 3"   run only the scenarios whose number or name matches
-#   VM_PCAP=1           keep a pcap per pair (logs/<pair>/wire.pcap)
+#   VM_PCAP=1           keep a pcap per pair (<logs>/<pair>/wire.pcap)
 #   VM_VERBOSE=1        print every guest status line
 #   RPCRDMA_KO, VM_RDMA, VM_TIMEOUT: see lib.sh
 # Exit status: 0 when every scenario passed.
@@ -35,7 +35,7 @@ sc_pair() {
 		SC_DETAIL+="${SC_DETAIL:+; }$run ok ($((SECONDS - t0))s)"
 	else
 		SC_FAILED=1
-		SC_DETAIL+="${SC_DETAIL:+; }$run FAILED ($((SECONDS - t0))s): $VM_RESULT_DETAIL [logs: $(dirname "${VM_SLOG#"$TOP"/}")]"
+		SC_DETAIL+="${SC_DETAIL:+; }$run FAILED ($((SECONDS - t0))s): $VM_RESULT_DETAIL"
 	fi
 	if [ "${VM_VERBOSE:-0}" = 1 ]; then
 		grep -ahE 'RPCRDMA-STATUS' "$VM_SLOG" "$VM_CLOG" | tr -d '\r' >&2

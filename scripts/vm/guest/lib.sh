@@ -8,7 +8,7 @@
 #   RPCRDMA-STATUS: <check> PASS|FAIL|INFO <detail>
 #   RPCRDMA-STEP: <what the guest is doing>   (progress only)
 #   RPCRDMA-CONN: <side> <line of /sys/kernel/debug/rpcrdma_cm/connections>
-#   RPCRDMA-TRACE: <side> <tracepoint line>
+#   RPCRDMA-SRV: <the server's answer to a srv request>
 # The client's last line is "RPCRDMA-STATUS: client-done ...".
 
 # shellcheck source=/dev/null
