@@ -31,6 +31,15 @@ BINS=(
 # Extra binaries other tools want in the guest (e.g. a probe tool):
 # VM_EXTRA_BINS="path1 path2" (copied to /usr/local/bin).
 read -r -a EXTRA <<<"${VM_EXTRA_BINS:-}"
+# The project's probe (make tools), whenever it is built: scenarios 07-09
+# run it in the guests. Always in the base once built, so suites running
+# side by side never rebuild the base with and without it in turn.
+if [ -x "$BUILD/tools/rpcrdma-cm-probe" ]; then
+	case " ${EXTRA[*]} " in
+	*" $BUILD/tools/rpcrdma-cm-probe "*) ;;
+	*) EXTRA+=("$BUILD/tools/rpcrdma-cm-probe") ;;
+	esac
+fi
 # Kernel modules (with their dependencies) loaded in the guests.
 # (crc32c_generic and libcrc32c: for an out-of-tree siw.ko, VM_RDMA=siw.)
 MODS=(virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs rdma_cm
