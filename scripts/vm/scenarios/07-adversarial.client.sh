@@ -1,0 +1,243 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Scenario 7 (client guest): hostile and malformed RFC 8797 private data
+# (issue 5), with tools/rpcrdma-cm-probe in both guests, over rxe.
+#
+# RoCE facts that fix the expected values: the passive side of an IB/RoCE
+# CM connection receives the REQ private data zero-padded to 56 octets,
+# the active side the REP private data zero-padded to 196. So a message
+# cut short at the end of what the probe sends is completed with zeros
+# (f6ab0e18 01 -> Version 1, R clear, sizes 0/0 = 1024/1024: present),
+# and "truncated" can only be seen when the identifier sits in the last
+# 4..7 octets of the padded field. iWARP (scenario 9) delivers exact
+# lengths. The server advertises 4096/4096 with R set (rxe has
+# IB_DEVICE_MEM_MGT_EXTENSIONS); so does this client.
+#
+# 1. the real NFS mount (port 20049) and a checksum-verified copy loop
+#    that runs across everything below;
+# 2. the probe, active, against the server's nfsd: one case per kind of
+#    private data; each checks the probe's exit status, what it saw the
+#    server advertise (JSON), and the server's debugfs line and
+#    rpcrdma_cm:rpcrdma_cm_negotiate event for that connection;
+# 3. the probe listening on the server (ports 20051...) with hostile
+#    reply private data; this client mounts it (soft, in the background,
+#    killed once connected); its debugfs line, rpcrdma_cm_negotiate
+#    (role=client) and xprtrdma_inline_thresh are checked;
+# 4. 200 random buffers (--repeat 200 --random-seed 8797);
+# 5. the copy loop stops; every copy is compared (sha256) with the
+#    server's view; the server lists only the NFS connection again.
+# shellcheck source=scripts/vm/guest/lib.sh
+. /vm/lib.sh
+P=/usr/local/bin/rpcrdma-cm-probe
+SRVCONNS=/sys/kernel/debug/rpcrdma_cm/connections
+SRVTRACE=/sys/kernel/tracing/trace
+NEG=rpcrdma_cm_negotiate
+# the server's own advertisement as the probe must decode it (196 octets on RoCE)
+SRV_ADV='"status":"present","offset":0,"version":1,"remote_inv":true,"send_size":4096,"recv_size":4096}'
+
+[ -x $P ] || { status probe FAIL "no $P in the guest"; finish; exit 1; }
+modprobe rdma_ucm || status probe FAIL "modprobe rdma_ucm failed"
+trace_on xprtrdma_inline_thresh
+echo 1 >$TRACING/events/rpcrdma_cm/$NEG/enable || status trace FAIL "no rpcrdma_cm:$NEG"
+
+mount_nfs 4.2 || { finish; exit 1; }
+srv run /sbin/modprobe rdma_ucm >/dev/null
+srv run echo 1 \>$TRACING/events/rpcrdma_cm/$NEG/enable >/dev/null
+# the copy loop would flood the server's trace buffer with Send events
+srv run echo 0 \>$TRACING/events/rpcrdma/svcrdma_post_send/enable >/dev/null
+show_conns
+NFSPEER=$(kv "$SERVER_CONN" peer)
+check nfs-conn "server's line for the NFS mount: peer=$NFSPEER" [ -n "$NFSPEER" ]
+srv_base=$(srv run grep -c role= $SRVCONNS)
+
+# ---- 1. the copy loop ----------------------------------------------------
+head -c 2097152 /dev/urandom >/tmp/big
+BIGSUM=$(sha256sum </tmp/big | cut -d' ' -f1)
+rm -f /tmp/stop /tmp/copies /tmp/copyerr
+# three names in turn (the export is a 200 MB tmpfs); each copy is read
+# back with O_DIRECT (over the wire) at once, and by the server at the end
+(
+	i=0
+	while [ ! -e /tmp/stop ]; do
+		i=$((i + 1))
+		f=$MNT/storm_$((i % 3))
+		if cp /tmp/big "$f" && [ "$(dd if="$f" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1)" = "$BIGSUM" ]; then
+			echo "$i" >>/tmp/copies
+		else
+			echo "$i" >>/tmp/copyerr
+		fi
+		sleep 1
+	done
+) &
+COPY_PID=$!
+step "copy loop started (2 MiB files, pid $COPY_PID)"
+
+# ---- 2. the probe against the server -------------------------------------
+# scase NAME "PROBE ARGS" "EXPECTED k=v (server line and event)"
+scase() {
+	_n=$1 _a=$2 _e=$3
+	step "case $_n: $P $_a"
+	# shellcheck disable=SC2086
+	$P --json --hold 2000 $_a "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err &
+	_pp=$!
+	# (not _i: srv uses that name)
+	_k=0 _line=""
+	while [ $_k -lt 10 ]; do
+		usleep 300000
+		# one round trip: the server's debugfs lines and rpcrdma_cm_negotiate events
+		srv run cat $SRVCONNS\; grep -a \"$NEG: role=server\" $SRVTRACE >/tmp/sc
+		_line=$(grep "^role=server peer=$VM_CLIENT_IP:" /tmp/sc | grep -v "peer=$NFSPEER " | tail -n 1)
+		[ -n "$_line" ] && break
+		_k=$((_k + 1))
+	done
+	wait $_pp
+	_rc=$?
+	check "s-$_n-rc" "probe exit $_rc (want 0) $(head -c 200 /tmp/p.err)" [ $_rc -eq 0 ]
+	_peer=$(kv "$_line" peer)
+	_ev=$(grep " $NEG: role=server peer=$_peer " /tmp/sc | tail -n 1)
+	echo "RPCRDMA-CONN: server $_line"
+	echo "RPCRDMA-TRACE: server $_ev"
+	expect_kv "s-$_n-debugfs" "$_line" "$_e"
+	# the event names the reason without "absent:"
+	expect_kv "s-$_n-event" "$_ev" "$(echo "$_e" | sed 's/absent://')"
+	_got=$(sed -n 's/.*"received":{"len":\([0-9]*\),"hex":"[0-9a-f]*","rfc8797":{\([^}]*}\).*/\1 \2/p' /tmp/p.json | head -n 1)
+	check "s-$_n-probe-view" "probe saw the server advertise: ${_got:-<nothing>}" [ "$_got" = "196 $SRV_ADV" ]
+}
+# exp STATUS PEER_SEND PEER_RECV PEER_R: the server's line (local 4096/4096, R=1)
+exp() {
+	_s=4096 _r=4096
+	[ "$3" -lt "$_s" ] && _s=$3
+	[ "$2" -lt "$_r" ] && _r=$2
+	echo "peer_pdata=$1 peer_send=$2 peer_recv=$3 peer_r=$4 send=$_s recv=$_r reminv=$4"
+}
+zeros() { head -c "$1" /dev/zero | od -An -v -tx1 | tr -d ' \n'; }
+ABS="1024 1024 0"
+ID=f6ab0e18
+
+scase valid-v1 "" "$(exp present 4096 4096 1)"
+scase none "--no-pdata" "$(exp absent:no_ident $ABS)"
+scase garbage "--pdata deadbeef00112233445566778899aabbccddeeff" "$(exp absent:no_ident $ABS)"
+scase wrong-ident "--pdata f6ab0e1901010303" "$(exp absent:no_ident $ABS)"
+scase swapped-ident "--pdata 180eabf601010303" "$(exp absent:no_ident $ABS)"
+scase offset-1 "--pdata 00${ID}01000102" "$(exp present 2048 3072 0)"
+scase offset-2 "--pdata 0000${ID}01010001" "$(exp present 1024 2048 1)"
+scase offset-3 "--pdata 000000${ID}01010200" "$(exp present 3072 1024 1)"
+scase offset-5 "--pdata 5a5a5a5a5a${ID}01000303" "$(exp present 4096 4096 0)"
+scase offset-7 "--pdata 00000000000000${ID}0101ffff" "$(exp present 262144 262144 1)"
+scase offset-48 "--pdata $(zeros 48)${ID}01010101" "$(exp present 2048 2048 1)"
+# truncated prefixes of f6ab0e18 01 01 03 03, zero-padded to 56 by the CM
+scase trunc-1 "--pdata f6" "$(exp absent:no_ident $ABS)"
+scase trunc-2 "--pdata f6ab" "$(exp absent:no_ident $ABS)"
+scase trunc-3 "--pdata f6ab0e" "$(exp absent:no_ident $ABS)"
+scase trunc-4 "--pdata f6ab0e18" "$(exp absent:bad_version $ABS)"
+scase trunc-5 "--pdata f6ab0e1801" "$(exp present 1024 1024 0)"
+scase trunc-6 "--pdata f6ab0e180101" "$(exp present 1024 1024 1)"
+scase trunc-7 "--pdata f6ab0e18010103" "$(exp present 4096 1024 1)"
+# truncated for real: the identifier in the last 4..7 octets of the 56
+scase trunc-end-4 "--pdata $(zeros 52)${ID}" "$(exp absent:truncated $ABS)"
+scase trunc-end-5 "--pdata $(zeros 51)${ID}01" "$(exp absent:truncated $ABS)"
+scase trunc-end-6 "--pdata $(zeros 50)${ID}0101" "$(exp absent:truncated $ABS)"
+scase trunc-end-7 "--pdata $(zeros 49)${ID}010103" "$(exp absent:truncated $ABS)"
+scase trunc-end-short "--pdata $(zeros 30)${ID}0101" "$(exp present 1024 1024 1)"
+scase version-0 "--pdata ${ID}00010303" "$(exp absent:bad_version $ABS)"
+scase version-2 "--pdata ${ID}02010303" "$(exp absent:bad_version $ABS)"
+scase version-255 "--pdata ${ID}ff010303" "$(exp absent:bad_version $ABS)"
+scase v2-then-v1 "--pdata ${ID}02010303${ID}01010101" "$(exp present 2048 2048 1)"
+scase reserved-R "--pdata ${ID}01ff0303" "$(exp present 4096 4096 1)"
+scase reserved-noR "--pdata ${ID}01fe0303" "$(exp present 4096 4096 0)"
+scase sizes-0-255 "--pdata ${ID}010100ff" "$(exp present 1024 262144 1)"
+scase sizes-255-0 "--pdata ${ID}0101ff00" "$(exp present 262144 1024 1)"
+scase longest-56 "--pdata ${ID}01010202$(zeros 48 | sed 's/00/5a/g')" "$(exp present 3072 3072 1)"
+
+step "case too-long: 57 octets"
+$P --json --pdata "$(zeros 57)" "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
+rc=$?
+check s-too-long-57 "probe exit $rc (want 1: the CM refuses more than 56 octets) $(head -c 120 /tmp/p.err)" [ $rc -eq 1 ]
+
+# ---- 3. hostile replies to this client ---------------------------------------
+mkdir -p /mnt2
+CPORT=20050
+# ccase NAME "LISTENER PDATA ARGS" "EXPECTED k=v (client line and event)" THRESH
+ccase() {
+	_n=$1 _a=$2 _e=$3 _t=$4
+	CPORT=$((CPORT + 1))
+	step "client case $_n: listener on $CPORT: $_a"
+	srv run $P --listen $CPORT $_a --count 1 --wait 40 --json \>/tmp/l.$CPORT 2\>\&1 \& >/dev/null
+	sleep 1
+	trace_clear
+	mount.nfs "$VM_SERVER_IP:/" /mnt2 -o "vers=4.2,proto=rdma,port=$CPORT,soft,timeo=10,retrans=1" >/tmp/m.out 2>&1 &
+	_mp=$!
+	_i=0 _line=""
+	while [ $_i -lt 40 ]; do
+		_line=$(conns | grep "role=client peer=$VM_SERVER_IP:$CPORT " | tail -n 1)
+		[ -n "$_line" ] && break
+		usleep 250000
+		_i=$((_i + 1))
+	done
+	_ev=$(trace_lines $NEG | grep "role=client" | grep "$VM_SERVER_IP:$CPORT " | head -n 1)
+	_th=$(trace_lines xprtrdma_inline_thresh | grep -- "-> $VM_SERVER_IP:$CPORT " | head -n 1 |
+		sed -n 's#.*neg send/recv=\([0-9]*\)/\([0-9]*\).*#\1/\2#p')
+	kill -9 $_mp 2>/dev/null
+	wait $_mp 2>/dev/null
+	umount -f /mnt2 2>/dev/null
+	echo "RPCRDMA-CONN: client $_line"
+	echo "RPCRDMA-TRACE: client $_ev"
+	expect_kv "c-$_n-debugfs" "$_line" "$_e"
+	expect_kv "c-$_n-event" "$_ev" "$(echo "$_e" | sed 's/absent://')"
+	check "c-$_n-thresh" "xprtrdma_inline_thresh neg send/recv=${_th:-<none>} (want $_t)" [ "$_th" = "$_t" ]
+	# what the listener saw this client send (this project's client: 4096/4096, R)
+	_lj=$(srv run cat /tmp/l.$CPORT | grep '"received"' | head -n 1)
+	case $_lj in
+	*'"rfc8797":{"status":"present","offset":0,"version":1,"remote_inv":true,"send_size":4096,"recv_size":4096}'*)
+		status "c-$_n-listener" PASS "the listener decoded this client's 4096/4096 R=1" ;;
+	*) status "c-$_n-listener" FAIL "listener output: $(srv run cat /tmp/l.$CPORT | head -c 400)" ;;
+	esac
+}
+# cexp STATUS PEER_SEND PEER_RECV PEER_R: this client's line (local 4096/4096, R=1)
+cexp() { exp "$@" | sed 's/$/ role=client/'; }
+cthr() { set -- $(exp "$@"); echo "${5#send=}/${6#recv=}"; }
+
+c() { ccase "$1" "$2" "$(cexp $3 $4 $5 $6)" "$(cthr $3 $4 $5 $6)"; }
+c none "--no-pdata" absent:no_ident $ABS
+c trunc-end "--pdata $(zeros 190)${ID}0101" absent:truncated $ABS
+c bad-version "--pdata ${ID}02010303" absent:bad_version $ABS
+c offset-5 "--pdata 0000000000${ID}01010102" present 2048 3072 1
+c rep-196-end "--pdata $(zeros 188)${ID}01000201" present 3072 2048 0
+c sizes-0-255 "--pdata ${ID}010100ff" present 1024 262144 1
+c r-clear "--no-r" present 4096 4096 0
+c r-set "" present 4096 4096 1
+
+# ---- 4. random buffers ---------------------------------------------------------
+step "200 random buffers (seed 8797)"
+t0=$(date +%s)
+$P --repeat 200 --random-seed 8797 "$VM_SERVER_IP" >/tmp/r.out 2>&1
+rc=$?
+sum=$(grep -a "established" /tmp/r.out | tail -n 1)
+check s-random-200 "exit $rc, $sum ($(($(date +%s) - t0))s)" [ $rc -eq 0 ]
+case $sum in
+*"200 established, 0 rejected, 0 refused, 0 timeouts, 0 errors, 0 unclean"*) status s-random-200-summary PASS "$sum" ;;
+*) status s-random-200-summary FAIL "$(tail -n 3 /tmp/r.out)" ;;
+esac
+
+# ---- 5. the copy loop across the storm ---------------------------------------------
+touch /tmp/stop
+wait $COPY_PID
+n=$(grep -c . /tmp/copies 2>/dev/null)
+e=$(grep -c . /tmp/copyerr 2>/dev/null)
+drop_caches
+bad=0
+srv sums storm_0 storm_1 storm_2 >/tmp/ssums
+for i in 0 1 2; do
+	[ "$(grep " storm_$i\$" /tmp/ssums | cut -d' ' -f1)" = "$BIGSUM" ] || bad=$((bad + 1))
+done
+ok=0
+[ "${n:-0}" -ge 2 ] && [ "${e:-0}" -eq 0 ] && [ $bad -eq 0 ] && ok=1
+check storm-copies "${n:-0} copies of 2 MiB across the storm read back (O_DIRECT) exact, ${e:-0} failed; $bad of the 3 final files differ on the server" [ $ok = 1 ]
+data_check after-storm
+
+sleep 2
+srv_after=$(srv run grep -c role= $SRVCONNS)
+check srv-conns-baseline "server debugfs lines: $srv_base before, $srv_after after" [ "$srv_after" = "$srv_base" ]
+srv dmesg 20 | grep -i "rpcrdma\|svcrdma" | tail -n 5 | sed 's/^/RPCRDMA-STEP: server dmesg: /'
+umount_nfs
+finish

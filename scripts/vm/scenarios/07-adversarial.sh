@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# Scenario 7: hostile and malformed RFC 8797 private data (issue 5).
+SC_DESC="probe vs our server (32 crafted + 200 random), hostile replies vs our client (8), NFS copy across"
+sc_run() {
+	# shellcheck source=scripts/vm/scenarios/probe-lib.bash
+	. "$SCDIR/probe-lib.bash"
+	sc_probe_guests || { SC_FAILED=1; SC_DETAIL="the probe could not be built or put in the guests"; return; }
+	local VM_TIMEOUT=${VM_TIMEOUT_07:-480}
+	sc_pair adversarial ours "" ours "" "$SCDIR/07-adversarial.client.sh"
+}
