@@ -36,7 +36,7 @@ module_param_named(remote_invalidate, rpcrdma_cm_remote_invalidate, bool,
 MODULE_PARM_DESC(remote_invalidate,
 		 "Offer remote invalidation (the R bit) when the device supports it");
 
-static bool rpcrdma_cm_short_replies;
+static bool rpcrdma_cm_short_replies = true;
 module_param_named(short_replies, rpcrdma_cm_short_replies, bool, 0644);
 MODULE_PARM_DESC(short_replies,
 		 "Server: send a Reply inline (RDMA_MSG) instead of writing it into the client's Reply chunk when it fits the negotiated server-to-client threshold (RFC 8166 Section 4.3.3)");
