@@ -21,10 +21,18 @@
 #   BENCH_FIO_SECS seconds per fio job (default 2; 0 skips fio)
 #   BENCH_CONFIGS  this module's configurations (see bench-guest.sh)
 #   BENCH_STOCK=0  skip the stock pair
+#   BENCH_RIG      the rig's build directory (default build/bench/rig)
 #   RPCRDMA_KO, VM_MEM (default 1024 here), VM_TIMEOUT: see lib.sh
 
 set -uo pipefail
 VMDIR=$(cd "$(dirname "$0")" && pwd)
+TOP=${TOP:-$(cd "$VMDIR/../.." && pwd)}
+OUT=$TOP/build/bench
+# The rig's build directory (initramfs with fio, module snapshot, logs)
+# of its own, so that a vmtest or demo running meanwhile is not
+# disturbed and does not disturb this run.
+export BUILD=${BENCH_RIG:-$OUT/rig}
+mkdir -p "$BUILD"
 # shellcheck source=scripts/vm/lib.sh
 . "$VMDIR/lib.sh"
 
@@ -35,7 +43,6 @@ FIO_SECS=${BENCH_FIO_SECS:-2}
 # name:pdata:reminv:short:thresh ("-": leave as is)
 CONFIGS=${BENCH_CONFIGS:-"pdata0:0:1:0:4096 ours:1:1:0:4096 short:1:1:1:4096 short-noreminv:1:0:1:4096 short-16k:1:1:1:16384 short-64k:1:1:1:65536"}
 STOCK_CONFIG="stock:-:-:-:-"
-OUT=$BUILD/bench
 export VM_MEM=${VM_MEM:-1024}
 
 need_pkgs gnuplot-nox
@@ -50,7 +57,7 @@ t_all=$SECONDS
 
 # Our own snapshot of the module: vm_prepare's is shared with any other
 # run of the rig.
-ko=${RPCRDMA_KO:-$BUILD/$KVER/rpcrdma.ko}
+ko=${RPCRDMA_KO:-$TOP/build/$KVER/rpcrdma.ko}
 [ -f "$ko" ] || die "no module at $ko; run 'make module'"
 cp "$ko" "$OUT/rpcrdma-bench.ko"
 vm_prepare
