@@ -64,6 +64,7 @@ t_all=$SECONDS
 ko=${RPCRDMA_KO:-$TOP/build/$KVER/rpcrdma.ko}
 [ -f "$ko" ] || die "no module at $ko; run 'make module'"
 cp "$ko" "$OUT/rpcrdma-bench.ko"
+export RPCRDMA_KO=$OUT/rpcrdma-bench.ko
 vm_prepare
 VM_OURS_KO=$OUT/rpcrdma-bench.ko
 modinfo -F parm "$VM_OURS_KO" | grep -q '^short_replies:' ||
