@@ -26,6 +26,7 @@
 # 4. 200 random buffers (--repeat 200 --random-seed 8797);
 # 5. the copy loop stops; every copy is compared (sha256) with the
 #    server's view; the server lists only the NFS connection again.
+# shellcheck disable=SC2086 # ABS below is three arguments on purpose
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 P=/usr/local/bin/rpcrdma-cm-probe
@@ -111,6 +112,8 @@ exp() {
 	echo "peer_pdata=$1 peer_send=$2 peer_recv=$3 peer_r=$4 send=$_s recv=$_r reminv=$4"
 }
 zeros() { head -c "$1" /dev/zero | od -An -v -tx1 | tr -d ' \n'; }
+# ABS is three arguments on purpose
+# shellcheck disable=SC2086
 ABS="1024 1024 0"
 ID=f6ab0e18
 
@@ -195,6 +198,7 @@ ccase() {
 }
 # cexp STATUS PEER_SEND PEER_RECV PEER_R: this client's line (local 4096/4096, R=1)
 cexp() { exp "$@" | sed 's/$/ role=client/'; }
+# shellcheck disable=SC2046
 cthr() { set -- $(exp "$@"); echo "${5#send=}/${6#recv=}"; }
 
 c() { ccase "$1" "$2" "$(cexp $3 $4 $5 $6)" "$(cthr $3 $4 $5 $6)"; }

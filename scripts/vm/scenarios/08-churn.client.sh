@@ -36,12 +36,13 @@ mount_nfs 4.2 || { finish; exit 1; }
 # smem TAG: the server's figures after dropping caches; sets SLAB SUNR CONNS
 smem() {
 	# (no glob characters may travel in a srv request: awk runs here)
-	srv run sync\; echo 3 \>/proc/sys/vm/drop_caches\; sleep 2\; grep -E \'^\(Slab\|SUnreclaim\|SReclaimable\):\' /proc/meminfo\; echo conns \$\(grep -c role= $SRVCONNS\)\; grep -E \'^kmalloc\' /proc/slabinfo >/tmp/mem.$1
-	grep ^kmalloc /tmp/mem.$1 | awk '{ b += $3 * $4 } END { print "kmalloc_bytes", b }' >>/tmp/mem.$1
-	SLAB=$(awk '$1 == "Slab:" {print $2}' /tmp/mem.$1)
-	SUNR=$(awk '$1 == "SUnreclaim:" {print $2}' /tmp/mem.$1)
-	KMB=$(awk '$1 == "kmalloc_bytes" {print $2}' /tmp/mem.$1)
-	CONNS_N=$(awk '$1 == "conns" {print $2}' /tmp/mem.$1)
+	srv run sync\; echo 3 \>/proc/sys/vm/drop_caches\; sleep 2\; grep -E \'^\(Slab\|SUnreclaim\|SReclaimable\):\' /proc/meminfo\; echo conns \$\(grep -c role= $SRVCONNS\)\; grep -E \'^kmalloc\' /proc/slabinfo >"/tmp/mem.$1"
+	_kb=$(grep ^kmalloc "/tmp/mem.$1" | awk '{ b += $3 * $4 } END { print b }')
+	echo "kmalloc_bytes $_kb" >>"/tmp/mem.$1"
+	SLAB=$(awk '$1 == "Slab:" {print $2}' "/tmp/mem.$1")
+	SUNR=$(awk '$1 == "SUnreclaim:" {print $2}' "/tmp/mem.$1")
+	KMB=$(awk '$1 == "kmalloc_bytes" {print $2}' "/tmp/mem.$1")
+	CONNS_N=$(awk '$1 == "conns" {print $2}' "/tmp/mem.$1")
 	status "mem-$1" INFO "server Slab ${SLAB} kB, SUnreclaim ${SUNR} kB, kmalloc slabs ${KMB} B (num_objs x objsize), debugfs lines ${CONNS_N}"
 }
 
@@ -69,7 +70,7 @@ churn() {
 # growth FROM TO: the kmalloc caches whose active objects grew most
 # between two smem calls (active_objs x objsize)
 growth() {
-	{ grep ^kmalloc /tmp/mem.$1 | sed 's/^/A /'; grep ^kmalloc /tmp/mem.$2 | sed 's/^/B /'; } |
+	{ grep ^kmalloc "/tmp/mem.$1" | sed 's/^/A /'; grep ^kmalloc "/tmp/mem.$2" | sed 's/^/B /'; } |
 		awk '$1 == "A" { a[$2] = $3 * $5 } $1 == "B" { d = $3 * $5 - a[$2]; if (d != 0) print d, $2 }' | sort -rn | head -n 4 |
 		awk '{ printf "%s %+d KiB; ", $2, $1 / 1024 }'
 }

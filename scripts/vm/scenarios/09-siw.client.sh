@@ -12,6 +12,7 @@
 #   then the probe against the server with short/exact/offset/long
 #   private data, exact expected values (lengths matter on iWARP).
 # SIW_PART=stock-client: Debian's stock client against this server.
+# shellcheck disable=SC2086 # ABS below is three arguments on purpose
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 P=/usr/local/bin/rpcrdma-cm-probe
@@ -87,6 +88,8 @@ exp() {
 	[ "$2" -lt "$_r" ] && _r=$2
 	echo "peer_pdata=$1 peer_send=$2 peer_recv=$3 peer_r=$4 send=$_s recv=$_r reminv=$4"
 }
+# ABS is three arguments on purpose
+# shellcheck disable=SC2086
 ABS="1024 1024 0"
 ID=f6ab0e18
 scase none "--no-pdata" "$(exp absent:no_data $ABS)"
