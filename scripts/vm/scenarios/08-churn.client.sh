@@ -95,15 +95,15 @@ churn B 6
 smem afterB
 [ $STOCK = 1 ] || check conns-afterB "server debugfs lines: $c0 before, $CONNS_N after 2x$N cycles" [ "$CONNS_N" = "$c0" ]
 dA=$((sA - s0)) dB=$((SUNR - sA))
-status mem-delta INFO "$WHO: SUnreclaim ${s0} -> ${sA} -> ${SUNR} kB (+${dA}, +${dB} kB per $N cycles), Slab ${l0} -> ${SLAB} kB, kmalloc slabs ${k0} -> ${kA} -> ${KMB} B"
+status mem-delta INFO "$WHO: SUnreclaim ${s0} -> ${sA} -> ${SUNR} kB (${dA} kB, then ${dB} kB per $N cycles), Slab ${l0} -> ${SLAB} kB, kmalloc slabs ${k0} -> ${kA} -> ${KMB} B"
 status mem-caches-A INFO "$WHO, round A, active kmalloc objects: $(growth before afterA)"
 status mem-caches-B INFO "$WHO, round B, active kmalloc objects: $(growth afterA afterB)"
 if [ $STOCK = 1 ]; then
-	status mem-bound INFO "stock server: SUnreclaim +${dA} kB, +${dB} kB per $N cycles"
+	status mem-bound INFO "stock server: SUnreclaim growth ${dA} kB, then ${dB} kB per $N cycles"
 else
 	ok=0
 	[ "$dA" -lt "$BOUND_KB" ] && [ "$dB" -lt "$BOUND_KB" ] && ok=1
-	check mem-bound "SUnreclaim growth +${dA} kB, then +${dB} kB per $N cycles (bound ${BOUND_KB} kB each: < 4 KiB per cycle)" [ $ok = 1 ]
+	check mem-bound "SUnreclaim growth ${dA} kB, then ${dB} kB per $N cycles (bound ${BOUND_KB} kB each: < 4 KiB per cycle)" [ $ok = 1 ]
 fi
 
 umount_nfs
