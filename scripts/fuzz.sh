@@ -28,9 +28,8 @@ FUZZ_MAX_LEN=${FUZZ_MAX_LEN:-512}
 	die "FUZZ_MAX_LEN must be a positive number of octets, not '$FUZZ_MAX_LEN'"
 
 CC=${CC:-clang}
-if ! command -v "$CC" >/dev/null; then
-	need_pkgs clang libclang-rt-dev
-fi
+# libFuzzer's runtime ships apart from clang (libclang-rt-<ver>-dev)
+[ "$CC" = clang ] && need_pkgs clang libclang-rt-dev
 command -v "$CC" >/dev/null || die "no $CC; install clang"
 
 OUT=$BUILD/fuzz
