@@ -72,18 +72,20 @@ report() {
 	echo "RPCRDMA-BENCH: cfg=$_c rep=$_r wl=$_w ops=$_o cs=$_cs $_d $_s iops=$_io"
 }
 
-# measure CFG REP WL OPS-VAR COMMAND...: run COMMAND between snapshots
+# measure CFG REP WL COMMAND...: run COMMAND between snapshots. The
+# server's counters are read once between workloads (S_LAST: the
+# previous reading), the client's right around COMMAND.
 measure() {
 	_mc=$1 _mr=$2 _mw=$3
 	shift 3
-	S0=$(scount)
 	X0=$(xline)
 	T0=$(cs)
 	"$@"
 	T1=$(cs)
 	X1=$(xline)
 	S1=$(scount)
-	report "$_mc" "$_mr" "$_mw" "$OPS" "$T0" "$T1" "$X0" "$X1" "$S0" "$S1" "${IOPS:-}"
+	report "$_mc" "$_mr" "$_mw" "$OPS" "$T0" "$T1" "$X0" "$X1" "$S_LAST" "$S1" "${IOPS:-}"
+	S_LAST=$S1
 	IOPS=
 }
 
@@ -142,13 +144,16 @@ wl_fio() {
 cfg_field() { echo "$1" | cut -d: -f"$2"; }
 
 # server_apply CFG: the server side of CFG (needs a mount; applies to
-# the next connection)
+# the next connection). Only what differs from the last values set.
+SRV_P='' SRV_V='' SRV_S='' SRV_T=''
 server_apply() {
 	_p=$(cfg_field "$1" 2) _v=$(cfg_field "$1" 3) _s=$(cfg_field "$1" 4) _t=$(cfg_field "$1" 5)
-	[ "$_p" = - ] || srv param pdata "$_p" >/dev/null
-	[ "$_v" = - ] || srv param remote_invalidate "$_v" >/dev/null
-	[ "$_s" = - ] || srv param short_replies "$_s" >/dev/null
-	[ "$_t" = - ] || srv sysctl "sunrpc.svc_rdma.max_req_size=$_t" >/dev/null
+	[ "$_p" = - ] || [ "$_p" = "$SRV_P" ] || srv param pdata "$_p" >/dev/null
+	[ "$_v" = - ] || [ "$_v" = "$SRV_V" ] || srv param remote_invalidate "$_v" >/dev/null
+	[ "$_s" = - ] || [ "$_s" = "$SRV_S" ] || srv param short_replies "$_s" >/dev/null
+	[ "$_t" = - ] || [ "$_t" = "$SRV_T" ] ||
+		srv sysctl "sunrpc.svc_rdma.max_req_size=$_t" >/dev/null
+	SRV_P=$_p SRV_V=$_v SRV_S=$_s SRV_T=$_t
 }
 
 client_apply() {
@@ -198,6 +203,7 @@ while [ $rep -le "$REPEATS" ]; do
 			sync
 		fi
 		# the control channel's own share of the server counters
+		S_LAST=$(scount)
 		measure "$name" "$rep" idle wl_idle
 		measure "$name" "$rep" meta wl_meta
 		measure "$name" "$rep" small wl_small

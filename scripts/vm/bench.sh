@@ -37,6 +37,8 @@ OUT=$TOP/build/bench
 # disturbed and does not disturb this run.
 export BUILD=${BENCH_RIG:-$OUT/rig}
 mkdir -p "$BUILD"
+# lib.sh sets its own VM_TIMEOUT default; a bench needs a longer one
+user_timeout=${VM_TIMEOUT:-}
 # shellcheck source=scripts/vm/lib.sh
 . "$VMDIR/lib.sh"
 
@@ -73,7 +75,8 @@ modinfo -F parm "$VM_OURS_KO" | grep -q '^short_replies:' ||
 # One repeat of one configuration takes a few seconds per workload in
 # TCG; leave a wide margin before calling a pair stuck.
 n=$(echo "$CONFIGS" | wc -w)
-export VM_TIMEOUT=${VM_TIMEOUT:-$((120 + REPEATS * n * (60 + 4 * FIO_SECS)))}
+VM_TIMEOUT=${user_timeout:-$((180 + REPEATS * n * (50 + 4 * FIO_SECS)))}
+export VM_TIMEOUT
 
 ENV=(BENCH_REPEATS="$REPEATS" BENCH_META_N="$META_N"
 	BENCH_SMALL_M="$SMALL_M" BENCH_FIO_SECS="$FIO_SECS")
