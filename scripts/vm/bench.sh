@@ -25,6 +25,8 @@
 # workload is the same in every configuration.
 #   BENCH_CONFIGS  this module's configurations (see bench-guest.sh)
 #   BENCH_STOCK=0  skip the stock pair
+#   BENCH_REPORT_ONLY=1  no VMs: rebuild results.md and the plot from
+#                  the last run's build/bench/raw.txt
 #   BENCH_RIG      the rig's build directory (default build/bench/rig)
 #   RPCRDMA_KO, VM_MEM (default 1024 here), VM_TIMEOUT: see lib.sh
 
@@ -62,15 +64,22 @@ mkdir -p "$OUT"
 t_all=$SECONDS
 
 # Our own snapshot of the module: vm_prepare's is shared with any other
-# run of the rig.
-ko=${RPCRDMA_KO:-$TOP/build/$KVER/rpcrdma.ko}
-[ -f "$ko" ] || die "no module at $ko; run 'make module'"
-cp "$ko" "$OUT/rpcrdma-bench.ko"
-export RPCRDMA_KO=$OUT/rpcrdma-bench.ko
-vm_prepare
+# run of the rig. BENCH_REPORT_ONLY=1: no VMs, only the report from the
+# last run's raw.txt.
+if [ -z "${BENCH_REPORT_ONLY:-}" ]; then
+	ko=${RPCRDMA_KO:-$TOP/build/$KVER/rpcrdma.ko}
+	[ -f "$ko" ] || die "no module at $ko; run 'make module'"
+	cp "$ko" "$OUT/rpcrdma-bench.ko"
+	export RPCRDMA_KO=$OUT/rpcrdma-bench.ko
+	vm_prepare
+fi
 VM_OURS_KO=$OUT/rpcrdma-bench.ko
-modinfo -F parm "$VM_OURS_KO" | grep -q '^short_replies:' ||
-	die "$ko has no short_replies parameter"
+if [ -z "${BENCH_REPORT_ONLY:-}" ]; then
+	modinfo -F parm "$VM_OURS_KO" | grep -q '^short_replies:' ||
+		die "$ko has no short_replies parameter"
+	echo "$(modinfo -F version "$VM_OURS_KO") (build-id $(vm_buildid "$VM_OURS_KO"))" \
+		>"$OUT/module.txt"
+fi
 
 # One repeat of one configuration takes a few seconds per workload in
 # TCG; leave a wide margin before calling a pair stuck.
@@ -80,9 +89,6 @@ export VM_TIMEOUT
 
 ENV=(BENCH_REPEATS="$REPEATS" BENCH_META_N="$META_N"
 	BENCH_SMALL_M="$SMALL_M" BENCH_FIO_SECS="$FIO_SECS")
-: >"$OUT/raw.txt"
-: >"$OUT/pairs.txt"
-
 bench_pair() { # bench_pair RUN KO CONFIGS
 	local t0=$SECONDS
 	msg "pair $1: $3 (x$REPEATS)"
@@ -99,11 +105,13 @@ bench_pair() { # bench_pair RUN KO CONFIGS
 		warn "pair bench-$1 did not finish (log: ${VM_CLOG#"$TOP"/})"
 }
 
-bench_pair ours ours "$CONFIGS"
 order="$(for c in $CONFIGS; do printf '%s ' "${c%%:*}"; done)"
-if [ "${BENCH_STOCK:-1}" != 0 ]; then
-	bench_pair stock stock "$STOCK_CONFIG"
-	order+="stock"
+[ "${BENCH_STOCK:-1}" != 0 ] && order+="stock"
+if [ -z "${BENCH_REPORT_ONLY:-}" ]; then
+	: >"$OUT/raw.txt"
+	: >"$OUT/pairs.txt"
+	bench_pair ours ours "$CONFIGS"
+	[ "${BENCH_STOCK:-1}" != 0 ] && bench_pair stock stock "$STOCK_CONFIG"
 fi
 [ -s "$OUT/raw.txt" ] || die "no measurement came back; see $VM_RUNDIR"
 
@@ -165,8 +173,9 @@ END { flush() }' >"$OUT/summary.txt"
 {
 	echo "# make bench results"
 	echo
-	echo "Kernel $KVER, $VM_RDMA, module $(modinfo -F version "$VM_OURS_KO") (build-id $(vm_buildid "$VM_OURS_KO"))," \
-		"$(date -u '+%Y-%m-%d %H:%M UTC'), ${REPEATS} repeats, $((SECONDS - t_all)) s."
+	echo "Kernel $KVER, $VM_RDMA, module $(cat "$OUT/module.txt" 2>/dev/null)," \
+		"$(date -u -r "$OUT/raw.txt" '+%Y-%m-%d %H:%M UTC'), ${REPEATS} repeats" \
+		"(pairs: $(grep -v '^#' "$OUT/pairs.txt" | paste -sd, -))."
 	echo "Workloads: meta = $META_N files created, stat, listed, renamed, removed;" \
 		"small = $SMALL_M files of each of 512 B..16 KiB written then read;" \
 		"fio = 4 KiB random O_DIRECT I/O, ${FIO_SECS} s per job (if fio ran)."
@@ -180,7 +189,11 @@ END { flush() }' >"$OUT/summary.txt"
 	echo "$CONFIGS${BENCH_STOCK:+}" | tr ' ' '\n' | sed 's/^/- /'
 	[ "${BENCH_STOCK:-1}" != 0 ] && echo "- stock: Debian's rpcrdma.ko on both sides, defaults (4096)"
 	echo
-	sed 's/^/    /' "$OUT/pairs.txt"
+	echo "Negotiated (client's debugfs line, once per configuration):"
+	echo
+	grep '^# cfg=' "$OUT/pairs.txt" | sed 's/^# //' | sort -u -t' ' -k1,1 | sed 's/^/    /'
+	echo
+	echo "VM pairs: $(grep -v '^#' "$OUT/pairs.txt" | paste -sd';' -)"
 	for w in meta small fio-randread fio-randwrite; do
 		grep -q "^$w " "$OUT/summary.txt" || continue
 		echo
@@ -234,7 +247,7 @@ END { flush() }' >"$OUT/summary.txt"
 {
 	for c in $order; do
 		awk -v c="$c" '$1 == "meta" && $2 == c { m[$3] = $4 }
-			END { if ("rpcs" in m) print c, m["rd"] + 0, m["wr"] + 0, m["rp"] + 0, m["rpw"] + 0 }' \
+			END { if ("rpcs" in m) print c, m["rd"] + 0, m["wr"] + 0, m["rp"] + 0, m["rpw"] + 0, m["linv"] + 0 }' \
 			"$OUT/summary.txt"
 	done
 } >"$OUT/plot-chunks.dat"
@@ -270,12 +283,13 @@ set style fill solid 0.8 border -1
 set xtics rotate by -30
 set key top right
 set grid ytics
-set title "metadata workload: chunks per 1000 RPCs"
-set ylabel "chunks / 1000 RPCs"
+set title "metadata workload: chunks and LOCAL_INV per 1000 RPCs"
+set ylabel "per 1000 RPCs"
 plot "$OUT/plot-chunks.dat" using 2:xtic(1) title "read", \\
 	"" using 3 title "write", "" using 4 title "reply offered", \\
-	"" using 5 title "reply written"
+	"" using 5 title "reply written", "" using 6 title "LOCAL_INV needed"
 set title "ops/s relative to pdata=0 (same run)"
+set key below horizontal
 set ylabel "ratio"
 set yrange [0:*]
 plot ${ratio_plot:-0 notitle}
