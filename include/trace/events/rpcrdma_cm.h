@@ -120,27 +120,13 @@ TRACE_EVENT(rpcrdma_cm_advertise,
 		      __entry->local_r)
 );
 
-/* inline_too_large: a server Send refused (Reply: ERR_CHUNK instead) */
-TRACE_EVENT(rpcrdma_cm_inline_too_large,
-	    TP_PROTO(const struct rpcrdma_cm_conn *conn, unsigned int length),
-	    TP_ARGS(conn, length),
-	    TP_STRUCT__entry(__array(unsigned char, addr,
-				     sizeof(struct sockaddr_in6))
-			     __field(unsigned int, length)
-			     __field(u32, send_thresh)),
-	    TP_fast_assign(memcpy(__entry->addr, &conn->peer,
-				  sizeof(__entry->addr));
-			   __entry->length = length;
-			   __entry->send_thresh = conn->res.send_thresh;),
-	    TP_printk("peer=%pISpc length=%u send=%u",
-		      __entry->addr, __entry->length, __entry->send_thresh)
-);
-
 /*
- * A Reply to a Call that offered a Reply chunk: short_reply when it
+ * A server Send measured against the server-to-client threshold:
+ * length is its inline size (transport header included), send the
+ * threshold. inline_too_large: refused (a Reply becomes ERR_CHUNK).
+ * For a Call that offered a Reply chunk: short_reply when the Reply
  * went inline as RDMA_MSG (RFC 8166 Section 4.3.3), reply_chunk when
- * the Reply chunk carried it. length is the inline size the Reply
- * would have (transport header included), send the threshold.
+ * the Reply chunk carried it.
  */
 DECLARE_EVENT_CLASS(rpcrdma_cm_reply_class,
 		    TP_PROTO(const struct rpcrdma_cm_conn *conn,
@@ -165,6 +151,7 @@ DECLARE_EVENT_CLASS(rpcrdma_cm_reply_class,
 			      unsigned int length),			\
 		     TP_ARGS(conn, length))
 
+DEFINE_RPCRDMA_CM_REPLY_EVENT(rpcrdma_cm_inline_too_large);
 DEFINE_RPCRDMA_CM_REPLY_EVENT(rpcrdma_cm_short_reply);
 DEFINE_RPCRDMA_CM_REPLY_EVENT(rpcrdma_cm_reply_chunk);
 
