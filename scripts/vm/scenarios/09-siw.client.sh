@@ -52,42 +52,10 @@ srv run echo 1 \>$TRACING/events/rpcrdma_cm/$NEG/enable >/dev/null
 show_conns
 NFSPEER=$(kv "$SERVER_CONN" peer)
 
-# scase NAME "PROBE ARGS" "EXPECTED k=v (server line and event)" (as scenario 7)
-scase() {
-	_n=$1 _a=$2 _e=$3
-	step "case $_n: $P $_a"
-	# shellcheck disable=SC2086
-	$P --json --hold 2000 $_a "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err &
-	_pp=$!
-	# (not _i: srv uses that name)
-	_k=0 _line=""
-	while [ $_k -lt 10 ]; do
-		usleep 300000
-		srv run cat $SRVCONNS\; grep -a \"$NEG: role=server\" $SRVTRACE >/tmp/sc
-		_line=$(grep "^role=server peer=$VM_CLIENT_IP:" /tmp/sc | grep -v "peer=$NFSPEER " | tail -n 1)
-		[ -n "$_line" ] && break
-		_k=$((_k + 1))
-	done
-	wait $_pp
-	_rc=$?
-	check "siw-$_n-rc" "probe exit $_rc (want 0) $(head -c 200 /tmp/p.err)" [ $_rc -eq 0 ]
-	_peer=$(kv "$_line" peer)
-	_ev=$(grep " $NEG: role=server peer=$_peer " /tmp/sc | tail -n 1)
-	echo "RPCRDMA-CONN: server $_line"
-	echo "RPCRDMA-TRACE: server $_ev"
-	expect_kv "siw-$_n-debugfs" "$_line" "$_e"
-	expect_kv "siw-$_n-event" "$_ev" "$(echo "$_e" | sed 's/absent://')"
-	_got=$(sed -n 's/.*"received":{"len":\([0-9]*\),"hex":"[0-9a-f]*","rfc8797":{\([^}]*}\).*/\1 \2/p' /tmp/p.json | head -n 1)
-	check "siw-$_n-probe-view" "probe saw the server advertise: ${_got:-<nothing>}" [ "$_got" = "$SRV_ADV" ]
-	_sent=$(sed -n 's/.*"sent":{"len":\([0-9]*\),.*/\1/p' /tmp/p.json | head -n 1)
-	status "siw-$_n-sent" INFO "the probe sent ${_sent:-?} octets"
-}
-exp() {
-	_s=4096 _r=4096
-	[ "$3" -lt "$_s" ] && _s=$3
-	[ "$2" -lt "$_r" ] && _r=$2
-	echo "peer_pdata=$1 peer_send=$2 peer_recv=$3 peer_r=$4 send=$_s recv=$_r reminv=$4"
-}
+# shellcheck source=scripts/vm/guest/probe-cases.sh
+. /vm/probe-cases.sh
+SCASE_TAG=siw
+SCASE_WANT=$SRV_ADV
 # ABS is three arguments on purpose
 # shellcheck disable=SC2086
 ABS="1024 1024 0"
