@@ -824,6 +824,31 @@ static void probe_resolve_failed(struct probe_outcome *o, const char *what,
 			   what, strerror(-err));
 }
 
+/* Finish a resolution step: @ret is what rdma_resolve_addr() or
+ * rdma_resolve_route() just returned (errno still set). Wait for @want
+ * and report a failure of the @what resolution in @o.
+ * Return: 0 when @want arrived, else a negative errno.
+ */
+static int probe_resolved(struct rdma_cm_id *id, int ret,
+			  enum rdma_cm_event_type want, const char *what,
+			  struct probe_outcome *o)
+{
+	struct probe_event ev;
+	bool waited = false;
+
+	if (ret) {
+		ret = -errno;
+	} else {
+		ret = probe_wait_on(id, opts.timeout_ms + PROBE_GRACE, &ev);
+		waited = ret == -ETIMEDOUT;
+		if (!ret && ev.type != want)
+			ret = ev.status < 0 ? ev.status : -EHOSTUNREACH;
+	}
+	if (ret)
+		probe_resolve_failed(o, what, ret, waited);
+	return ret;
+}
+
 /* One active connection: resolve, connect with @pd, read the reply's
  * private data, disconnect.
  */
@@ -833,7 +858,6 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 	struct rdma_conn_param param;
 	struct probe_conn c = { };
 	struct probe_event ev;
-	bool waited;
 	int ret;
 
 	memset(o, 0, sizeof(*o));
@@ -850,35 +874,15 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 	/* The CM gets --timeout for resolution and reports its own error;
 	 * the probe waits a little longer so that the CM's reason wins.
 	 */
-	waited = false;
 	ret = rdma_resolve_addr(c.id, NULL, ai->ai_addr, opts.timeout_ms);
-	if (ret) {
-		ret = -errno;
-	} else {
-		ret = probe_wait_on(c.id, opts.timeout_ms + PROBE_GRACE, &ev);
-		waited = ret == -ETIMEDOUT;
-		if (!ret && ev.type != RDMA_CM_EVENT_ADDR_RESOLVED)
-			ret = ev.status < 0 ? ev.status : -EHOSTUNREACH;
-	}
-	if (ret) {
-		probe_resolve_failed(o, "address", ret, waited);
+	if (probe_resolved(c.id, ret, RDMA_CM_EVENT_ADDR_RESOLVED, "address",
+			   o))
 		goto out;
-	}
 	probe_device_str(c.id, o->device, sizeof(o->device));
 
 	ret = rdma_resolve_route(c.id, opts.timeout_ms);
-	if (ret) {
-		ret = -errno;
-	} else {
-		ret = probe_wait_on(c.id, opts.timeout_ms + PROBE_GRACE, &ev);
-		waited = ret == -ETIMEDOUT;
-		if (!ret && ev.type != RDMA_CM_EVENT_ROUTE_RESOLVED)
-			ret = ev.status < 0 ? ev.status : -EHOSTUNREACH;
-	}
-	if (ret) {
-		probe_resolve_failed(o, "route", ret, waited);
+	if (probe_resolved(c.id, ret, RDMA_CM_EVENT_ROUTE_RESOLVED, "route", o))
 		goto out;
-	}
 
 	ret = probe_make_qp(&c);
 	if (ret) {
