@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <netdb.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,8 @@
 #include <rdma/rdma_cma.h>
 #include <linux/types.h>
 #include <linux/sunrpc/rpcrdma_pdata.h>
+
+#include "rpcrdma-cm-probe.h"
 
 #ifndef __noreturn
 #define __noreturn __attribute__((__noreturn__))
@@ -87,6 +90,8 @@ struct probe_opts {
 	int timeout_ms;
 	long hold_ms;
 	long wait_s;
+	struct probe_read reads[PROBE_READS_MAX];
+	unsigned int nreads;
 };
 
 /* The parts of a CM event the probe keeps after acknowledging it */
@@ -119,6 +124,9 @@ struct probe_outcome {
 	struct probe_event reply;
 	bool have_reply;
 	bool clean_disconnect;
+	struct probe_read_result reads[PROBE_READS_MAX];
+	unsigned int nreads;	/* --read Calls that were sent */
+	bool read_failed;	/* one of them got no Reply */
 };
 
 static const char *prog = "rpcrdma-cm-probe";
@@ -156,6 +164,11 @@ static void probe_usage(FILE *f)
 		"  --random-seed S    with --repeat: random private data of random\n"
 		"                     length 0..%d in every cycle, from seed S\n"
 		"  --hold MS          stay connected MS milliseconds before disconnecting\n"
+		"                     (SIGUSR1 ends the wait early)\n"
+		"  --read PATH:COUNT  once connected, READ COUNT octets of PATH (NFSv4.0,\n"
+		"                     from the server's root) in a Call without chunks:\n"
+		"                     the Reply must fit the advertised Receive Size\n"
+		"                     (up to %d times, in order, on one connection)\n"
 		"Passive side:\n"
 		"  --listen [ADDR:]PORT  accept connections on PORT (all IPv4 addresses\n"
 		"                     unless ADDR is given; [::] for IPv6)\n"
@@ -172,7 +185,7 @@ static void probe_usage(FILE *f)
 		"5 rejected or refused, 6 timeout. See rpcrdma-cm-probe(8).\n",
 		prog, prog, PROBE_DEFAULT_PORT, PROBE_DEFAULT_SIZE,
 		PROBE_DEFAULT_SIZE, PROBE_PDATA_MAX, PROBE_RANDOM_MAX,
-		PROBE_DEFAULT_TIMEOUT);
+		PROBE_READS_MAX, PROBE_DEFAULT_TIMEOUT);
 }
 
 static __noreturn void probe_bad_usage(const char *fmt, ...)
@@ -295,7 +308,7 @@ static void probe_split_target(const char *t, bool port_only_ok)
 enum {
 	OPT_SEND_SIZE = 256, OPT_RECV_SIZE, OPT_NO_R, OPT_PDATA, OPT_NO_PDATA,
 	OPT_JSON, OPT_LISTEN, OPT_REJECT, OPT_COUNT, OPT_REPEAT, OPT_SEED,
-	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT,
+	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ,
 };
 
 static const struct option probe_longopts[] = {
@@ -313,11 +326,35 @@ static const struct option probe_longopts[] = {
 	{ "timeout",     required_argument, NULL, OPT_TIMEOUT },
 	{ "hold",        required_argument, NULL, OPT_HOLD },
 	{ "wait",        required_argument, NULL, OPT_WAIT },
+	{ "read",        required_argument, NULL, OPT_READ },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
 	{ }
 };
+
+/* --read PATH:COUNT */
+static void probe_parse_read(const char *arg)
+{
+	struct probe_read *rd = &opts.reads[opts.nreads];
+	const char *colon = strrchr(arg, ':');
+	size_t len;
+
+	if (opts.nreads == PROBE_READS_MAX)
+		probe_bad_usage("at most %d --read options", PROBE_READS_MAX);
+	if (!colon || colon == arg)
+		probe_bad_usage("--read wants PATH:COUNT, not '%s'", arg);
+	len = colon - arg;
+	if (len >= sizeof(rd->path))
+		probe_bad_usage("--read: path longer than %zu octets",
+				sizeof(rd->path) - 1);
+	memcpy(rd->path, arg, len);
+	rd->path[len] = '\0';
+	rd->count = probe_number("--read COUNT", colon + 1, 1U << 20);
+	if (!rd->count)
+		probe_bad_usage("--read COUNT must be at least 1");
+	opts.nreads++;
+}
 
 static void probe_parse_args(int argc, char **argv)
 {
@@ -391,6 +428,9 @@ static void probe_parse_args(int argc, char **argv)
 			opts.wait_s = probe_number("--wait", optarg,
 						   INT_MAX / 1000);
 			break;
+		case OPT_READ:
+			probe_parse_read(optarg);
+			break;
 		case 'v':
 			opts.verbose = true;
 			break;
@@ -417,8 +457,8 @@ static void probe_parse_args(int argc, char **argv)
 	if (opts.listen) {
 		if (optind != argc)
 			probe_bad_usage("--listen takes no SERVER argument");
-		if (opts.repeat || seed || opts.hold_ms)
-			probe_bad_usage("--repeat, --random-seed, --hold: active side only");
+		if (opts.repeat || seed || opts.hold_ms || opts.nreads)
+			probe_bad_usage("--repeat, --random-seed, --hold, --read: active side only");
 		if (count && !opts.count)
 			probe_bad_usage("--count must be at least 1");
 		probe_split_target(opts.target, true);
@@ -434,6 +474,8 @@ static void probe_parse_args(int argc, char **argv)
 			probe_bad_usage("--reject, --count and --wait are for --listen");
 		if (seed && !opts.repeat)
 			probe_bad_usage("--random-seed needs --repeat");
+		if (opts.nreads && opts.repeat)
+			probe_bad_usage("--read works on one connection; drop --repeat");
 		if (seed && (pdata || no_pdata || sizes))
 			probe_bad_usage("--random-seed chooses the private data itself");
 		opts.target = argv[optind];
@@ -849,8 +891,63 @@ static int probe_resolved(struct rdma_cm_id *id, int ret,
 	return ret;
 }
 
+static volatile sig_atomic_t probe_released;
+
+static void probe_release(int sig)
+{
+	(void)sig;
+	probe_released = 1;
+}
+
+/* SIGUSR1 ends a --hold early: a script that has seen what it wanted
+ * need not wait out the whole hold. Installed at start, so that a
+ * signal sent before the hold begins is remembered, not fatal.
+ */
+static void probe_catch_release(void)
+{
+	struct sigaction sa = { .sa_handler = probe_release };
+
+	/* no SA_RESTART: the signal interrupts nanosleep() */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* --hold: stay connected MS milliseconds unless released */
+static void probe_hold(void)
+{
+	struct timespec ts = {
+		.tv_sec = opts.hold_ms / 1000,
+		.tv_nsec = (opts.hold_ms % 1000) * 1000000,
+	};
+
+	while (!probe_released && nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* --read: the Calls, in order, on the connection @c. The Receive for
+ * each Reply is exactly the Receive Size this host advertised in @pd
+ * (1024 when it advertised none), as the RFC lets a client size it.
+ */
+static void probe_do_reads(struct probe_conn *c, const u8 *pd, size_t pd_len,
+			   struct probe_outcome *o)
+{
+	struct rpcrdma_pdata_limits local;
+	unsigned int i;
+
+	probe_limits_of(pd, pd_len, &local);
+	for (i = 0; i < opts.nreads; i++) {
+		o->nreads++;
+		if (probe_read_run(c->pd, c->cq, c->id->qp, local.max_recv,
+				   &opts.reads[i], 0x52840000 + i,
+				   opts.timeout_ms, &o->reads[i])) {
+			o->read_failed = true;
+			break;	/* the QP is in error: nothing more gets through */
+		}
+	}
+}
+
 /* One active connection: resolve, connect with @pd, read the reply's
- * private data, disconnect.
+ * private data, run the --read Calls, disconnect.
  */
 static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 			       size_t pd_len, struct probe_outcome *o)
@@ -943,14 +1040,9 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 		goto out;
 	}
 
-	if (opts.hold_ms) {
-		struct timespec ts = {
-			.tv_sec = opts.hold_ms / 1000,
-			.tv_nsec = (opts.hold_ms % 1000) * 1000000,
-		};
+	probe_do_reads(&c, pd, pd_len, o);
 
-		nanosleep(&ts, NULL);
-	}
+	probe_hold();
 
 	if (rdma_disconnect(c.id)) {
 		snprintf(o->why, sizeof(o->why), "rdma_disconnect: %s",
@@ -966,6 +1058,69 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 			 ret ? strerror(-ret) : rdma_event_str(ev.type));
 out:
 	probe_drop_conn(&c);
+}
+
+static void probe_print_read_json(const struct probe_read *rd,
+				  const struct probe_read_result *r)
+{
+	printf("{\"path\":");
+	probe_json_str(rd->path);
+	printf(",\"count\":%u,\"buffer\":%u,\"reply\":\"%s\"", rd->count,
+	       r->buffer, r->reply);
+	if (strcmp(r->reply, "none"))
+		printf(",\"received\":%u", r->received);
+	if (!strcmp(r->reply, "rdma_error"))
+		printf(",\"error\":\"%s\"",
+		       probe_read_error_name(r->rdma_err));
+	if (r->nfs_status >= 0)
+		printf(",\"nfs_status\":%d,\"failed_op\":%u,\"data\":%u",
+		       r->nfs_status, r->failed_op, r->data);
+	if (r->why[0]) {
+		printf(",\"message\":");
+		probe_json_str(r->why);
+	}
+	printf("}");
+}
+
+static void probe_print_read_text(const struct probe_read *rd,
+				  const struct probe_read_result *r)
+{
+	printf("  read %s:%u (Receive of %u octets): ", rd->path, rd->count,
+	       r->buffer);
+	if (!strcmp(r->reply, "rdma_error"))
+		printf("RDMA_ERROR %s", probe_read_error_name(r->rdma_err));
+	else if (!strcmp(r->reply, "none"))
+		printf("no reply");
+	else
+		printf("%s reply of %u octets", r->reply, r->received);
+	if (r->nfs_status > 0)
+		printf(", NFS status %d from op %u", r->nfs_status,
+		       r->failed_op);
+	else if (!r->nfs_status)
+		printf(", NFS4_OK, %u octets of data%s", r->data,
+		       r->eof ? " (eof)" : "");
+	printf("%s%s\n", r->why[0] ? ": " : "", r->why);
+}
+
+/* What each --read Call got back */
+static void probe_print_reads(const struct probe_outcome *o)
+{
+	unsigned int i;
+
+	if (!o->nreads)
+		return;
+	if (opts.json)
+		printf(",\"reads\":[");
+	for (i = 0; i < o->nreads; i++) {
+		if (opts.json) {
+			printf("%s", i ? "," : "");
+			probe_print_read_json(&opts.reads[i], &o->reads[i]);
+		} else {
+			probe_print_read_text(&opts.reads[i], &o->reads[i]);
+		}
+	}
+	if (opts.json)
+		printf("]");
 }
 
 static void probe_print_outcome(const struct probe_outcome *o,
@@ -1005,6 +1160,7 @@ static void probe_print_outcome(const struct probe_outcome *o,
 			printf(",\"clean_disconnect\":%s",
 			       o->clean_disconnect ? "true" : "false");
 		}
+		probe_print_reads(o);
 		printf("}\n");
 		return;
 	}
@@ -1024,6 +1180,7 @@ static void probe_print_outcome(const struct probe_outcome *o,
 		probe_show_negotiated("client", "server", &local,
 				      o->reply.pdata, o->reply.pdata_len,
 				      false);
+		probe_print_reads(o);
 		printf("  %s\n", o->clean_disconnect ? "disconnected" :
 		       o->why);
 	}
@@ -1131,7 +1288,8 @@ static enum probe_exit probe_active(struct addrinfo *ai)
 			break;
 	}
 	if (!opts.repeat)
-		return o.code;
+		return o.code == PROBE_OK && o.read_failed ? PROBE_ERROR :
+							     o.code;
 
 	secs = (probe_now_ms() - t0) / 1000.0;
 	if (i < cycles)
@@ -1424,6 +1582,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	probe_parse_args(argc, argv);
+	probe_catch_release();
 	if (opts.listen && !*opts.host)
 		strcpy(opts.host, "0.0.0.0");
 

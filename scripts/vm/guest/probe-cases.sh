@@ -16,7 +16,8 @@ scase() {
 	_n=$1 _a=$2 _e=$3
 	step "case $_n: $P $_a"
 	# shellcheck disable=SC2086
-	$P --json --hold 2000 $_a "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err &
+	# held up to 4 s, released (SIGUSR1) once the server's line is seen
+	$P --json --hold 4000 $_a "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err &
 	_pp=$!
 	# (not _i: srv uses that name)
 	_k=0 _line=""
@@ -28,6 +29,7 @@ scase() {
 		[ -n "$_line" ] && break
 		_k=$((_k + 1))
 	done
+	kill -USR1 $_pp 2>/dev/null
 	wait $_pp
 	_rc=$?
 	check "$SCASE_TAG-$_n-rc" "probe exit $_rc (want 0) $(head -c 200 /tmp/p.err)" [ $_rc -eq 0 ]
@@ -49,4 +51,31 @@ exp() {
 	[ "$3" -lt "$_s" ] && _s=$3
 	[ "$2" -lt "$_r" ] && _r=$2
 	echo "peer_pdata=$1 peer_send=$2 peer_recv=$3 peer_r=$4 send=$_s recv=$_r reminv=$4"
+}
+
+# rcase NAME "PROBE ARGS" "WANT ..." (one word per --read, in order)
+# Runs the probe's --read Calls against the server and compares what
+# each got back: rdma_msg/<octets>:nfs=<status>:data=<octets>,
+# rdma_error/<octets>:<ERR_CHUNK|ERR_VERS>, or none (no Reply: the
+# Receive or the Send failed, message in the log). Status names start
+# with $SCASE_TAG.
+rcase() {
+	_n=$1 _a=$2 _w=$3
+	step "read case $_n: $P $_a"
+	# shellcheck disable=SC2086
+	$P --json $_a "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
+	_rc=$?
+	_got=""
+	for _o in $(sed -n 's/.*"reads":\[\(.*\)\]}$/\1/p' /tmp/p.json |
+		    sed 's/ /_/g; s/},{/} {/g'); do
+		_r=$(echo "$_o" | sed -n 's/.*"reply":"\([a-z_]*\)".*/\1/p')
+		_e=$(echo "$_o" | sed -n 's/.*"error":"\([A-Za-z_]*\)".*/\1/p')
+		_s=$(echo "$_o" | sed -n 's/.*"nfs_status":\([0-9]*\).*/\1/p')
+		_d=$(echo "$_o" | sed -n 's/.*"data":\([0-9]*\).*/\1/p')
+		_v=$(echo "$_o" | sed -n 's/.*"received":\([0-9]*\).*/\1/p')
+		_got="$_got $_r${_v:+/$_v}${_e:+:$_e}${_s:+:nfs=$_s:data=$_d}"
+	done
+	_got=${_got# }
+	echo "RPCRDMA-PROBE: $_n: $(head -c 1500 /tmp/p.json) $(head -c 200 /tmp/p.err)"
+	check "$SCASE_TAG-$_n" "probe exit $_rc, replies: ${_got:-<none>} (want $_w)" [ "$_got" = "$_w" ]
 }

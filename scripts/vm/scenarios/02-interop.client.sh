@@ -4,7 +4,8 @@
 # stock module (advertises 4096/4096, R=1), the server ours.
 # INTEROP=stock-server: the server is stock (advertises 4096/4096 but
 # R=0, yet posts Send With Invalidate when the client set R, DESIGN.md
-# section 2); this client must record peer_r=0 and reminv=0.
+# section 2); this client must record peer_r=0 and reminv=0. Then the
+# probe shows what the stock server does with a 2048-octet Receive Size.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 trace_on xprtrdma_inline_thresh
@@ -18,6 +19,15 @@ stock-server)
 	phase stock-server 4.2 \
 		"role=client peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=0 send=4096 recv=4096 reminv=0" \
 		- - 4096/4096
+	# What the stock server does with a client's smaller Receive Size
+	# (DESIGN.md section 2: it ignores it). Reported, not asserted: it
+	# is Debian's module, and scenario 7 asserts this server's answer.
+	P=/usr/local/bin/rpcrdma-cm-probe
+	if [ -x $P ] && modprobe rdma_ucm; then
+		$P --json --recv-size 2048 --read r_65536:1952 --read r_65536:1953 \
+			"$VM_SERVER_IP" >/tmp/p.json 2>&1
+		status stock-server-receive-size INFO "probe exit $?: $(sed -n 's/.*"reads":/reads:/p' /tmp/p.json)"
+	fi
 	;;
 *) status interop FAIL "INTEROP=$INTEROP unknown" ;;
 esac

@@ -119,6 +119,29 @@ scase sizes-0-255 "--pdata ${ID}010100ff" "$(exp present 1024 262144 1)"
 scase sizes-255-0 "--pdata ${ID}0101ff00" "$(exp present 262144 1024 1)"
 scase longest-56 "--pdata ${ID}01010202$(zeros 48 | sed 's/00/5a/g')" "$(exp present 3072 3072 1)"
 
+# ---- 2b. Replies bounded by this client's Receive Size -------------------------
+# --read sends an NFSv4.0 READ without chunks and posts one Receive of
+# the advertised Receive Size. The Reply to a READ of D octets is 96 + D
+# (D a multiple of 4) octets: 1952 fits 2048 exactly, 1953 needs 2052 and
+# must come back as ERR_CHUNK (20 octets), the connection still usable.
+srv run echo 1 \>$TRACING/events/rpcrdma_cm/rpcrdma_cm_inline_too_large/enable >/dev/null
+F=r_65536
+rcase read-2048 "--recv-size 2048 --read $F:1952 --read $F:1953 --read $F:1000" \
+	"rdma_msg/2048:nfs=0:data=1952 rdma_error/20:ERR_CHUNK rdma_msg/1096:nfs=0:data=1000"
+rcase read-4096 "--recv-size 4096 --read $F:3000 --read $F:4000 --read $F:4001" \
+	"rdma_msg/3096:nfs=0:data=3000 rdma_msg/4096:nfs=0:data=4000 rdma_error/20:ERR_CHUNK"
+# no RFC 8797 message: the server must assume 1024 (RFC 8797 Section 5.1)
+rcase read-none "--no-pdata --read $F:928 --read $F:929" \
+	"rdma_msg/1024:nfs=0:data=928 rdma_error/20:ERR_CHUNK"
+# the client's Receive Size, not its Send Size, bounds the server's Sends
+rcase read-send-big "--send-size 65536 --recv-size 1024 --read $F:929" \
+	"rdma_error/20:ERR_CHUNK"
+_tl=$(srv run grep -a rpcrdma_cm_inline_too_large: $SRVTRACE | grep -c "peer=$VM_CLIENT_IP:")
+_tx=$(srv run grep -a rpcrdma_cm_inline_too_large: $SRVTRACE | grep "length=2052 send=2048" | head -n 1)
+echo "RPCRDMA-TRACE: server $_tx"
+check read-trace "server rpcrdma_cm_inline_too_large events for the probe: $_tl (want 4, one of length=2052 send=2048)" \
+	sh -c '[ "$1" = 4 ] && [ -n "$2" ]' - "$_tl" "$_tx"
+
 step "case too-long: 57 octets"
 $P --json --pdata "$(zeros 57)" "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
 rc=$?

@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 # Host-side helper for the scenarios that run tools/rpcrdma-cm-probe in
-# the guests (07, 08, 09). Sourced by their sc_run.
+# the guests (02, 07, 08, 09). Sourced by their sc_run.
 
 # sc_probe_guests: build the probe if needed (scripts/tools.sh, i.e.
 # `make tools`); mkinitramfs.sh puts build/tools/rpcrdma-cm-probe in the
 # guests' /usr/local/bin whenever it exists (the base is rebuilt once).
 sc_probe_guests() {
 	local probe=$BUILD/tools/rpcrdma-cm-probe
-	if [ ! -x "$probe" ] || [ "$TOP/tools/rpcrdma-cm-probe.c" -nt "$probe" ] ||
-	   [ "$TOP/net/sunrpc/xprtrdma/rpcrdma_pdata.c" -nt "$probe" ]; then
+	local f stale=0
+	for f in tools/rpcrdma-cm-probe.c tools/rpcrdma-cm-probe-read.c \
+		 tools/rpcrdma-cm-probe.h net/sunrpc/xprtrdma/rpcrdma_pdata.c; do
+		[ "$TOP/$f" -nt "$probe" ] && stale=1
+	done
+	if [ ! -x "$probe" ] || [ $stale = 1 ]; then
 		"$TOP/scripts/tools.sh" >/dev/null || { warn "cannot build the probe (scripts/tools.sh)"; return 1; }
 	fi
 	"$VMDIR/mkinitramfs.sh" || { warn "rebuilding the initramfs with the probe failed"; return 1; }
