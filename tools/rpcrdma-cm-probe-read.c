@@ -286,6 +286,16 @@ static long long probe_ms(void)
 #define PROBE_WR_RECV	1
 #define PROBE_WR_SEND	2
 
+/* How a Receive ends when the Send into it is longer than the buffer:
+ * a length error on most devices, a QP operation error on rxe
+ */
+static bool probe_too_long(const struct ibv_wc *wc)
+{
+	return wc->wr_id == PROBE_WR_RECV &&
+	       (wc->status == IBV_WC_LOC_LEN_ERR ||
+		wc->status == IBV_WC_LOC_QP_OP_ERR);
+}
+
 /* Wait for the Send's and the Receive's completions; 0 or -errno */
 static int probe_wait_cq(struct ibv_cq *cq, int timeout_ms,
 			 struct probe_read_result *res)
@@ -313,8 +323,8 @@ static int probe_wait_cq(struct ibv_cq *cq, int timeout_ms,
 			probe_why(res, "%s completed with '%s'%s",
 				  wc.wr_id == PROBE_WR_RECV ? "the Receive" :
 				  "the Send", ibv_wc_status_str(wc.status),
-				  wc.status == IBV_WC_LOC_LEN_ERR ?
-				  ": the server sent more than this host advertised" :
+				  probe_too_long(&wc) ?
+				  ": a Reply longer than the advertised Receive Size ends so" :
 				  "");
 			return -EIO;
 		}

@@ -19,6 +19,9 @@
 #    private data; each checks the probe's exit status, what it saw the
 #    server advertise (JSON), and the server's debugfs line and
 #    rpcrdma_cm:rpcrdma_cm_negotiate event for that connection;
+# 2b. --read: NFSv4.0 READs without chunks into one Receive of the
+#    advertised size; exact Reply sizes, ERR_CHUNK when a Reply would
+#    not fit, the connection kept; the server's inline_too_large events;
 # 3. the probe listening on the server (ports 20051...) with hostile
 #    reply private data; this client mounts it (soft, in the background,
 #    killed once connected); its debugfs line, rpcrdma_cm_negotiate
