@@ -458,7 +458,8 @@ static void probe_parse_args(int argc, char **argv)
 		if (optind != argc)
 			probe_bad_usage("--listen takes no SERVER argument");
 		if (opts.repeat || seed || opts.hold_ms || opts.nreads)
-			probe_bad_usage("--repeat, --random-seed, --hold, --read: active side only");
+			probe_bad_usage("%s: active side only",
+					"--repeat, --random-seed, --hold, --read");
 		if (count && !opts.count)
 			probe_bad_usage("--count must be at least 1");
 		probe_split_target(opts.target, true);
@@ -891,6 +892,7 @@ static int probe_resolved(struct rdma_cm_id *id, int ret,
 	return ret;
 }
 
+/* volatile sig_atomic_t: the C type for a flag a signal handler sets */
 static volatile sig_atomic_t probe_released;
 
 static void probe_release(int sig)

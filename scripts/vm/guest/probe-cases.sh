@@ -66,15 +66,16 @@ rcase() {
 	$P --json $_a "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
 	_rc=$?
 	_got=""
-	for _o in $(sed -n 's/.*"reads":\[\(.*\)\]}$/\1/p' /tmp/p.json |
-		    sed 's/ /_/g; s/},{/} {/g'); do
+	sed -n 's/.*"reads":\[\(.*\)\]}$/\1/p' /tmp/p.json | sed 's/},{/}|{/g' |
+		tr '|' '\n' >/tmp/p.reads
+	while read -r _o; do
 		_r=$(echo "$_o" | sed -n 's/.*"reply":"\([a-z_]*\)".*/\1/p')
 		_e=$(echo "$_o" | sed -n 's/.*"error":"\([A-Za-z_]*\)".*/\1/p')
 		_s=$(echo "$_o" | sed -n 's/.*"nfs_status":\([0-9]*\).*/\1/p')
 		_d=$(echo "$_o" | sed -n 's/.*"data":\([0-9]*\).*/\1/p')
 		_v=$(echo "$_o" | sed -n 's/.*"received":\([0-9]*\).*/\1/p')
 		_got="$_got $_r${_v:+/$_v}${_e:+:$_e}${_s:+:nfs=$_s:data=$_d}"
-	done
+	done </tmp/p.reads
 	_got=${_got# }
 	echo "RPCRDMA-PROBE: $_n: $(head -c 1500 /tmp/p.json) $(head -c 200 /tmp/p.err)"
 	check "$SCASE_TAG-$_n" "probe exit $_rc, replies: ${_got:-<none>} (want $_w)" [ "$_got" = "$_w" ]

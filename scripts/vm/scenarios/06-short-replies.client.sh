@@ -11,7 +11,7 @@
 # wrote into Write/Reply chunks).
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
-META_N=${META_N:-60}
+META_N=${META_N:-30}
 
 # xstat FIELD: a field of the client's "xprt: rdma" mountstats line
 # (awk numbering: 8 sends, 15 reply chunks, 17 total_rdma_reply).
