@@ -11,7 +11,7 @@ TOP := $(CURDIR)
 KVER ?= $(shell $(TOP)/scripts/kver.sh)
 export KVER KSRC TOP
 
-.PHONY: all module install uninstall dkms clean distclean help kunit \
+.PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
 	kunit-module check vmtest demo bench fuzz tools siw
 
 all: module
@@ -24,6 +24,12 @@ install: module ## install into /lib/modules/$(KVER)/updates and run depmod
 
 uninstall: ## remove what `make install` installed
 	@$(TOP)/scripts/install.sh uninstall
+
+dkms: ## register with DKMS (/usr/src/rpcrdma-cm-<ver>) and install for $(KVER)
+	@$(TOP)/scripts/dkms.sh install
+
+dkms-remove: ## remove the DKMS package and its staged source
+	@$(TOP)/scripts/dkms.sh remove
 
 kunit: ## run the codec KUnit suite with kunit.py (ARCH=um)
 	@$(TOP)/scripts/kunit.sh

@@ -5,7 +5,9 @@
 # installation on demand, and locating the target kernel's headers and
 # source. Source it; do not run it.
 
-TOP=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+# The tree this file lives in, whatever TOP the environment holds (DKMS
+# runs a copy of the tree from a make that exported the original's TOP).
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${BUILD:-$TOP/build}
 
 msg() { printf '==> %s\n' "$*" >&2; }

@@ -53,20 +53,44 @@ FILES=(
 	/lib/x86_64-linux-gnu/libgcc_s.so.1
 )
 
+# The base carries the distro's own modules only. modprobe resolves
+# through the host's depmod, which ranks updates/ and extra/ above
+# kernel/: after `make install` or a DKMS install it would name this
+# project's rpcrdma.ko, and every "stock" scenario would silently run
+# ours. Such a path is mapped back to its file under kernel/.
+stock_path() {
+	local m=$1 rel hits
+	case $m in "/lib/modules/$KVER/kernel/"*)
+		echo "$m"
+		return
+		;;
+	esac
+	rel=$(basename "$m")
+	hits=$(find "/lib/modules/$KVER/kernel" -name "$rel" | head -2)
+	if [ -z "$hits" ] || [ "$(echo "$hits" | wc -l)" -ne 1 ]; then
+		die "$m overrides a stock module, but /lib/modules/$KVER/kernel has no single $rel to use instead (reinstall linux-image-$KVER)"
+	fi
+	echo "$hits"
+}
+
 modpaths() {
 	local m
 	for m in "${MODS[@]}"; do
 		modprobe -S "$KVER" --show-depends "$m" ||
 			die "modprobe -S $KVER --show-depends $m failed: is linux-image-$KVER installed? (apt-get install linux-image-$KVER)"
-	done | awk '$1 == "insmod" {print $2}' | sort -u
+	done | awk '$1 == "insmod" {print $2}' | sort -u |
+		while read -r m; do stock_path "$m"; done
 }
+# Resolved once, outside any loop: a failure above stops the script here
+# instead of leaving a base without some modules.
+MODPATHS=$(modpaths) || exit 1
 
 stamp() {
 	local f
 	{
 		echo "v4 $KVER ${EXTRA[*]}"
 		for f in "${BINS[@]}" "${EXTRA[@]}" "${FILES[@]}" /usr/bin/busybox \
-			"$VMDIR"/guest/* $(modpaths); do
+			"$VMDIR"/guest/* $MODPATHS; do
 			stat -L -c '%n %s %Y' "$f"
 		done
 	} | sha256sum | cut -d' ' -f1
@@ -142,7 +166,7 @@ done
 
 # Kernel modules and a modules.dep covering exactly them.
 mdir=$root/lib/modules/$KVER
-for m in $(modpaths); do
+for m in $MODPATHS; do
 	mkdir -p "$mdir/$(dirname "${m#/lib/modules/"$KVER"/}")"
 	cp "$m" "$mdir/${m#/lib/modules/"$KVER"/}"
 done

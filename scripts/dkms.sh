@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# dkms.sh install|remove
+#
+# install: stage this tree (without build/ and .git) as
+# /usr/src/rpcrdma-cm-<version>, where DKMS expects it, then
+# `dkms add` and `dkms install -k $KVER`: DKMS runs the same
+# scripts/build-module.sh as `make module` and installs rpcrdma.ko under
+# /lib/modules/$KVER/updates/dkms/, rebuilding it for every new kernel
+# (AUTOINSTALL). A version already registered is removed first, so the
+# staged source is always this tree's.
+# remove: `dkms remove --all` and delete the staged source; depmod then
+# brings the stock module back.
+#
+# The version is dkms.conf's PACKAGE_VERSION. DKMS signs the module with
+# its own key (/var/lib/dkms/mok.pub); with Secure Boot on, enroll it
+# (mokutil --import) or the kernel refuses to load the module.
+
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+NAME=rpcrdma-cm
+VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TOP/dkms.conf")
+[ -n "$VER" ] || die "dkms.conf has no PACKAGE_VERSION=\"...\" line"
+SRC=/usr/src/$NAME-$VER
+
+[ "$(id -u)" -eq 0 ] || die "DKMS writes to /usr/src and /lib/modules: run as root (sudo make dkms)"
+need_pkgs dkms
+
+registered() {
+	dkms status "$NAME/$VER" 2>/dev/null | grep -q .
+}
+
+remove() {
+	if registered; then
+		msg "dkms remove $NAME/$VER --all"
+		dkms remove "$NAME/$VER" --all >/dev/null ||
+			die "dkms remove $NAME/$VER --all failed; see 'dkms status'"
+	fi
+	rm -rf "$SRC"
+}
+
+install() {
+	[ -n "$KVER" ] || KVER=$(kver_default)
+	[ -n "$KVER" ] || die "no KVER given and no kernel headers found (apt-get install linux-headers-amd64)"
+	remove
+	msg "staging the source in $SRC"
+	mkdir -p "$SRC"
+	tar -C "$TOP" --exclude=./build --exclude=./.git -cf - . |
+		tar -C "$SRC" -xf - || die "could not copy the tree to $SRC"
+	dkms add "$NAME/$VER" >/dev/null || die "dkms add $NAME/$VER failed"
+	msg "dkms install $NAME/$VER -k $KVER (builds from the kernel's own sources, about a minute)"
+	# BUILD (an output directory the scripts honour) would point the
+	# DKMS copy's build at this tree's build/.
+	env -u BUILD dkms install "$NAME/$VER" -k "$KVER" ||
+		die "dkms install failed; the build log is /var/lib/dkms/$NAME/$VER/build/make.log"
+	msg "installed: $(modinfo -k "$KVER" -F filename rpcrdma) (version $(modinfo -k "$KVER" -F version rpcrdma))"
+}
+
+case ${1:-} in
+install) install ;;
+remove) remove && msg "removed; modprobe rpcrdma now loads $(modinfo -k "${KVER:-$(kver_default)}" -F filename rpcrdma)" ;;
+*) die "usage: dkms.sh install|remove" ;;
+esac
