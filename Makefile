@@ -12,7 +12,7 @@ KVER ?= $(shell $(TOP)/scripts/kver.sh)
 export KVER KSRC TOP
 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
-	kunit-module check vmtest demo bench fuzz tools siw
+	kunit-module check lint vmtest demo bench fuzz tools siw
 
 all: module
 
@@ -54,6 +54,9 @@ tools: ## build tools/rpcrdma-cm-probe
 
 siw: ## build siw.ko out of tree for $(KVER)
 	@$(TOP)/scripts/siw.sh
+
+lint: ## checkpatch --strict, kernel-doc, W=1 + sparse build, shellcheck
+	@$(TOP)/scripts/lint.sh
 
 check: ## everything CI runs
 	@$(TOP)/scripts/check.sh

@@ -54,8 +54,8 @@ inputs_stamp() {
 		# `make module W=1 C=1` reaches Kbuild through MAKEFLAGS
 		printf '%s\n' "${MAKEFLAGS:-}" | grep -oE '(^| )[WC]=[^ ]*' || true
 		cat "$TOP/Kbuild" "$TOP/scripts/build-module.sh" "$TOP/scripts/lib.sh" \
-			"$COCCI_DIR"/*.cocci "$TOP/net/sunrpc/xprtrdma/"* \
-			$(find "$TOP/include" -type f | sort)
+			"$COCCI_DIR"/*.cocci "$TOP/net/sunrpc/xprtrdma/"*
+		find "$TOP/include" -type f -print0 | sort -z | xargs -0 cat
 	} | sha256sum | cut -d' ' -f1
 }
 stamp=$(inputs_stamp)

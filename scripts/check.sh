@@ -28,6 +28,7 @@ step() {
 
 step "codec KUnit suite (make kunit)" make -s kunit
 step "module build (make module)" make -s module
+step "kernel style, W=1 and sparse (make lint)" make -s lint
 step "codec fuzz, ${FUZZ_SECONDS:=60} s (make fuzz)" make -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 step "probe build (make tools)" make -s tools
 step "VM suites (make vmtest)" make -s vmtest

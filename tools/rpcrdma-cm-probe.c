@@ -24,6 +24,8 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdnoreturn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,10 +40,6 @@
 #include <linux/sunrpc/rpcrdma_pdata.h>
 
 #include "rpcrdma-cm-probe.h"
-
-#ifndef __noreturn
-#define __noreturn __attribute__((__noreturn__))
-#endif
 
 #define PROBE_VERSION		"1.0"
 #define PROBE_DEFAULT_PORT	"20049"
@@ -188,7 +186,7 @@ static void probe_usage(FILE *f)
 		PROBE_READS_MAX, PROBE_DEFAULT_TIMEOUT);
 }
 
-static __noreturn void probe_bad_usage(const char *fmt, ...)
+static noreturn void probe_bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -892,13 +890,15 @@ static int probe_resolved(struct rdma_cm_id *id, int ret,
 	return ret;
 }
 
-/* volatile sig_atomic_t: the C type for a flag a signal handler sets */
-static volatile sig_atomic_t probe_released;
+/* Set by a signal handler: a lock-free atomic is safe there (C11
+ * 7.14.1.1) and, unlike a plain int, is re-read on every loop test.
+ */
+static atomic_bool probe_released;
 
 static void probe_release(int sig)
 {
 	(void)sig;
-	probe_released = 1;
+	atomic_store(&probe_released, true);
 }
 
 /* SIGUSR1 ends a --hold early: a script that has seen what it wanted
@@ -922,7 +922,7 @@ static void probe_hold(void)
 		.tv_nsec = (opts.hold_ms % 1000) * 1000000,
 	};
 
-	while (!probe_released && nanosleep(&ts, &ts) && errno == EINTR)
+	while (!atomic_load(&probe_released) && nanosleep(&ts, &ts) && errno == EINTR)
 		;
 }
 
