@@ -1,11 +1,28 @@
 // SPDX-License-Identifier: GPL-2.0
 /// Module lifetime: create <debugfs>/rpcrdma_cm before svcrdma and
-/// xprtrdma register (rpc_rdma_init()), and remove it after both have
-/// unregistered (rpc_rdma_cleanup()), or when rpc_rdma_init() fails.
+/// xprtrdma register (rpc_rdma_init()), and remove it after everything
+/// else has unregistered (rpc_rdma_cleanup()), or when rpc_rdma_init()
+/// fails. The failure path is found by its "return rc;", wherever the
+/// kernel puts it: at the end of the function (6.1) or after the last
+/// of several unwind labels (6.12, which also registers an IB client).
 //
 // Target: module.c
 // Expect: module.c rpcrdma_cm_init();
 // Expect: module.c rpcrdma_cm_exit();
+
+// First, before the early return below exists: on every exit that
+// returns the status, undo rpcrdma_cm_init() if it is an error.
+@@
+identifier rc;
+@@
+ rpc_rdma_init(void)
+ {
+ <...
++if (rc)
++	rpcrdma_cm_exit();
+ return rc;
+ ...>
+ }
 
 @@
 identifier rc;
@@ -18,9 +35,6 @@ identifier rc;
 +if (rc)
 +	return rc;
  ...
-+if (rc)
-+	rpcrdma_cm_exit();
- return rc;
  }
 
 @@
@@ -28,6 +42,5 @@ identifier rc;
  rpc_rdma_cleanup(void)
  {
  ...
- svc_rdma_cleanup();
 +rpcrdma_cm_exit();
  }

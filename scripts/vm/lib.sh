@@ -129,7 +129,7 @@ vm_overlay() {
 		printf 'RPCRDMA_PARAMS=%q\n' "$params"
 		echo "RPCRDMA_MODULE=${ko:+ours}"
 		echo "RPCRDMA_MODULE=\${RPCRDMA_MODULE:-stock}"
-		echo "RPCRDMA_BUILDID=$(vm_buildid "${ko:-/lib/modules/$KVER/kernel/net/sunrpc/xprtrdma/rpcrdma.ko}")"
+		echo "RPCRDMA_BUILDID=$(vm_buildid "${ko:-$(vm_stock_rpcrdma)}")"
 		for kv in "$@"; do
 			printf '%s=%q\n' "${kv%%=*}" "${kv#*=}"
 		done
@@ -152,8 +152,34 @@ vm_overlay() {
 }
 
 # vm_buildid KO: the GNU build ID of a module file (hex).
+# Distro modules may be compressed (Debian's 6.12 ships .ko.xz).
 vm_buildid() {
-	readelf -n "$1" 2>/dev/null | awk '/Build ID:/ {print $3; exit}'
+	local tmp
+
+	case $1 in
+	*.xz | *.zst | *.gz)
+		tmp=$(mktemp) || return
+		case $1 in
+		*.xz) xz -dc "$1" ;;
+		*.zst) zstd -qdc "$1" ;;
+		*.gz) gzip -dc "$1" ;;
+		esac >"$tmp" 2>/dev/null
+		vm_buildid "$tmp"
+		rm -f "$tmp"
+		;;
+	*) readelf -n "$1" 2>/dev/null | awk '/Build ID:/ {print $3; exit}' ;;
+	esac
+}
+
+# vm_stock_rpcrdma: the distro's own rpcrdma.ko for $KVER (kernel/ tree,
+# never an updates/ or DKMS copy), whatever its compression.
+vm_stock_rpcrdma() {
+	local f
+
+	for f in "/lib/modules/$KVER/kernel/net/sunrpc/xprtrdma/rpcrdma.ko"{,.xz,.zst,.gz}; do
+		[ -e "$f" ] && { echo "$f"; return; }
+	done
+	die "no stock rpcrdma.ko under /lib/modules/$KVER/kernel/net/sunrpc/xprtrdma; install linux-image-$KVER"
 }
 
 # vm_port: a free TCP port on 127.0.0.1 for the socket network.

@@ -51,6 +51,7 @@ struct rpcrdma_ep;
 struct svc_xprt;
 struct svcxprt_rdma;
 struct svc_rdma_send_ctxt;
+struct svc_rdma_pcl;
 struct svc_rdma_recv_ctxt;
 struct xdr_buf;
 
@@ -85,7 +86,7 @@ void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 bool svc_rdma_cm_reminv(const struct svcxprt_rdma *rdma);
 int svc_rdma_cm_check_inline(const struct svcxprt_rdma *rdma,
 			     const struct svc_rdma_send_ctxt *sctxt,
-			     const struct svc_rdma_recv_ctxt *rctxt,
+			     const struct svc_rdma_pcl *write_pcl,
 			     const struct xdr_buf *xdr);
 bool svc_rdma_cm_short_reply(struct svcxprt_rdma *rdma,
 			     const struct svc_rdma_recv_ctxt *rctxt,

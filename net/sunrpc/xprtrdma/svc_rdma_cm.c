@@ -92,7 +92,7 @@ static int svc_rdma_cm_count(const struct xdr_buf *xdr, void *data)
  * svc_rdma_cm_check_inline - Enforce the server-to-client threshold
  * @rdma: controlling transport
  * @sctxt: Send context holding the transport header
- * @rctxt: the Call's chunks (a Reply chunk means nothing goes inline)
+ * @write_pcl: the Call's Write chunks (their payloads are not Sent)
  * @xdr: the RPC message about to be sent
  *
  * Counts what a Send would carry: the transport header plus every
@@ -103,13 +103,13 @@ static int svc_rdma_cm_count(const struct xdr_buf *xdr, void *data)
  */
 int svc_rdma_cm_check_inline(const struct svcxprt_rdma *rdma,
 			     const struct svc_rdma_send_ctxt *sctxt,
-			     const struct svc_rdma_recv_ctxt *rctxt,
+			     const struct svc_rdma_pcl *write_pcl,
 			     const struct xdr_buf *xdr)
 {
 	const struct rpcrdma_cm_conn *conn = &rdma->sc_cm;
 	unsigned int length = sctxt->sc_hdrbuf.len;
 
-	if (pcl_process_nonpayloads(&rctxt->rc_write_pcl, xdr,
+	if (pcl_process_nonpayloads(write_pcl, xdr,
 				    svc_rdma_cm_count, &length) < 0)
 		return 0;
 	if (length <= conn->res.send_thresh)
