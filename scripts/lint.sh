@@ -58,7 +58,7 @@ exported_functions() {
 }
 
 check_kernel_doc() {
-	local f fn docs missing=0
+	local f fn docs undocumented=0
 
 	if ! "$KSRC_DIR/scripts/kernel-doc" -none -Werror "${KERNEL_FILES[@]}"; then
 		fail "kernel-doc -Werror (above)"
@@ -69,10 +69,10 @@ check_kernel_doc() {
 		for fn in $(exported_functions "$f"); do
 			grep -q "doc for function $fn\$" <<<"$docs" && continue
 			fail "$f: $fn() has external linkage but no kernel-doc comment"
-			missing=$((missing + 1))
+			undocumented=$((undocumented + 1))
 		done
 	done
-	[ $missing -ne 0 ] || ok "kernel-doc: clean, every non-static function documented"
+	[ $undocumented -ne 0 ] || ok "kernel-doc: clean, every non-static function documented"
 }
 
 check_w1_sparse() {

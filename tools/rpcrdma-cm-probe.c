@@ -297,7 +297,7 @@ static void probe_split_target(const char *t, bool port_only_ok)
 	if (p) {
 		if (!*p || strlen(p) >= sizeof(opts.port))
 			probe_bad_usage("bad port in '%s'", opts.target);
-		strcpy(opts.port, p);
+		snprintf(opts.port, sizeof(opts.port), "%s", p);
 	}
 	if (!port_only_ok && !*opts.host)
 		probe_bad_usage("no server given in '%s'", opts.target);
@@ -364,7 +364,7 @@ static void probe_parse_args(int argc, char **argv)
 	opts.lim.max_recv = PROBE_DEFAULT_SIZE;
 	opts.lim.remote_inv = true;
 	opts.timeout_ms = PROBE_DEFAULT_TIMEOUT;
-	strcpy(opts.port, PROBE_DEFAULT_PORT);
+	snprintf(opts.port, sizeof(opts.port), "%s", PROBE_DEFAULT_PORT);
 
 	while ((c = getopt_long(argc, argv, "vhV", probe_longopts,
 				NULL)) != -1) {
@@ -1586,7 +1586,7 @@ int main(int argc, char **argv)
 	probe_parse_args(argc, argv);
 	probe_catch_release();
 	if (opts.listen && !*opts.host)
-		strcpy(opts.host, "0.0.0.0");
+		snprintf(opts.host, sizeof(opts.host), "%s", "0.0.0.0");
 
 	ret = probe_resolve(&ai);
 	if (ret)
