@@ -32,7 +32,7 @@
 
 set -uo pipefail
 VMDIR=$(cd "$(dirname "$0")" && pwd)
-TOP=${TOP:-$(cd "$VMDIR/../.." && pwd)}
+TOP=$(cd "$VMDIR/../.." && pwd)
 OUT=$TOP/build/bench
 # The rig's build directory (initramfs with fio, module snapshot, logs)
 # of its own, so that a vmtest or demo running meanwhile is not
