@@ -18,6 +18,7 @@
 #                 wire.pcap beside each pair's console logs)
 #   VM_MEM        guest memory in MiB (default 512)
 #   VM_ACCEL      tcg (default) or kvm
+#   VM_CPU        QEMU -cpu model (default: max under TCG, host under KVM)
 #   VM_TIMEOUT    seconds a client script may run (default 240)
 #   VM_KEEP_LOGS  logs are kept in build/vm/<KVER>/logs/ anyway; set
 #                 VM_VERBOSE=1 to echo guest status lines while waiting
@@ -210,8 +211,8 @@ vm_start() {
 		mac=52:54:00:52:44:02
 	fi
 	: >"$log"
-	local cpu=max
-	[ "$VM_ACCEL" = kvm ] && cpu=host
+	local cpu=${VM_CPU:-max}
+	[ -z "${VM_CPU:-}" ] && [ "$VM_ACCEL" = kvm ] && cpu=host
 	qemu-system-x86_64 -name "rpcrdma-$name" -machine "q35,accel=$VM_ACCEL" \
 		-cpu "$cpu" -smp 1 -m "$VM_MEM" -nodefaults -display none \
 		-no-reboot -kernel "$VM_KERNEL" -initrd "$initrd" \
