@@ -45,6 +45,11 @@ VM_KERNEL=/boot/vmlinuz-$KVER
 # QEMU accelerator: KVM hangs on the machines this was written on
 # (DESIGN.md section 3), so TCG unless VM_ACCEL=kvm is asked for.
 VM_ACCEL=${VM_ACCEL:-tcg}
+# QEMU CPU model: the host's under KVM, else everything TCG emulates.
+if [ -z "${VM_CPU:-}" ]; then
+	VM_CPU=max
+	[ "$VM_ACCEL" = kvm ] && VM_CPU=host
+fi
 # What makes a guest log a failure, whatever the scripts reported.
 VM_BAD_RE='BUG:|WARNING:|Oops|Call Trace|general protection|Kernel panic'
 mkdir -p "$VMBUILD"
@@ -211,10 +216,8 @@ vm_start() {
 		mac=52:54:00:52:44:02
 	fi
 	: >"$log"
-	local cpu=${VM_CPU:-max}
-	[ -z "${VM_CPU:-}" ] && [ "$VM_ACCEL" = kvm ] && cpu=host
 	qemu-system-x86_64 -name "rpcrdma-$name" -machine "q35,accel=$VM_ACCEL" \
-		-cpu "$cpu" -smp 1 -m "$VM_MEM" -nodefaults -display none \
+		-cpu "$VM_CPU" -smp 1 -m "$VM_MEM" -nodefaults -display none \
 		-no-reboot -kernel "$VM_KERNEL" -initrd "$initrd" \
 		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init" \
 		-serial "file:$log" -monitor none \
