@@ -21,6 +21,7 @@
 set -o pipefail
 
 [ -n "$KVER" ] || KVER=$(kver_default)
+kbuild_enter "$@"
 ensure_headers
 ensure_ksrc
 need_pkgs coccinelle make gcc

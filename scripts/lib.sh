@@ -34,6 +34,9 @@ need_pkgs() {
 	fi
 }
 mkdir -p "$BUILD"
+# shellcheck source=scripts/kernels.sh
+. "$TOP/scripts/kernels.sh"
+kver_normalize
 
 # kver_default: the running kernel if its headers are installed, else
 # the newest installed linux-headers-*, else empty.
@@ -59,6 +62,9 @@ ensure_headers() {
 	fi
 	[ -n "$KVER" ] || die "no kernel headers found; install linux-headers-<release>"
 	if [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
+		case $(ktab_field "$KVER" 2) in
+		*-backports) host_enable_suite "$(ktab_field "$KVER" 2)" ;;
+		esac
 		need_pkgs "linux-headers-$KVER"
 	fi
 	[ -e "/lib/modules/$KVER/build/Makefile" ] ||
@@ -83,8 +89,9 @@ headers_version() {
 }
 
 # ensure_ksrc: set KSRC_DIR to a full source tree matching $KVER: KSRC
-# when given, else Debian's linux-source-<x.y> extracted once under
-# build/src. Refuse a tree whose version differs from the headers'.
+# when given, else Debian's linux-source-<x.y> extracted once into the
+# cache ($RPCRDMA_CM_CACHE/src/linux-source-<x.y.z>, shared by clones and
+# build roots). Refuse a tree whose version differs from the headers'.
 ensure_ksrc() {
 	local hv sv xy tarball
 	hv=$(headers_version)
@@ -98,15 +105,28 @@ ensure_ksrc() {
 		[ -e "$tarball" ] || need_pkgs "linux-source-$xy"
 		[ -e "$tarball" ] ||
 			die "no $tarball; install linux-source-$xy or pass KSRC=<tree of $hv>"
-		KSRC_DIR=$BUILD/src/linux-source-$xy
+		KSRC_DIR=$RPCRDMA_CM_CACHE/src/linux-source-$hv
 		if [ ! -e "$KSRC_DIR/.extracted" ] ||
 		   [ "$tarball" -nt "$KSRC_DIR/.extracted" ]; then
-			msg "extracting $tarball into build/src (once, ~1 min)"
-			rm -rf "$KSRC_DIR"
-			mkdir -p "$BUILD/src"
-			tar -C "$BUILD/src" -xf "$tarball" ||
-				die "cannot extract $tarball"
-			touch "$KSRC_DIR/.extracted"
+			mkdir -p "$RPCRDMA_CM_CACHE/src"
+			exec 6>"$KSRC_DIR.lock"
+			flock 6 || die "cannot lock $KSRC_DIR.lock"
+		fi
+		if [ ! -e "$KSRC_DIR/.extracted" ] ||
+		   [ "$tarball" -nt "$KSRC_DIR/.extracted" ]; then
+			msg "extracting $tarball into $KSRC_DIR (once, ~1 min)"
+			rm -rf "$KSRC_DIR" "$KSRC_DIR.new"
+			mkdir -p "$KSRC_DIR.new" || die "cannot create $KSRC_DIR.new"
+			tar -C "$KSRC_DIR.new" --strip-components=1 -xf "$tarball" ||
+				{ rm -rf "$KSRC_DIR.new"; die "cannot extract $tarball into $KSRC_DIR.new"; }
+			sv=$(makefile_version "$KSRC_DIR.new")
+			if [ "$sv" != "$hv" ]; then
+				rm -rf "$KSRC_DIR.new"
+				die "$tarball holds $sv but the headers for $KVER are $hv; install matching packages (apt-get install linux-source-$xy linux-headers-$KVER) or pass KSRC=<tree of $hv>"
+			fi
+			touch "$KSRC_DIR.new/.extracted"
+			mv "$KSRC_DIR.new" "$KSRC_DIR"
+			exec 6>&-
 		fi
 	fi
 	sv=$(makefile_version "$KSRC_DIR")

@@ -17,6 +17,7 @@
 cd "$TOP" || exit 1
 
 [ -n "$KVER" ] || KVER=$(kver_default)
+kbuild_enter "$@"
 ensure_headers
 ensure_ksrc
 need_pkgs sparse shellcheck

@@ -16,6 +16,8 @@ set -e -o pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+[ -n "$KVER" ] || KVER=$(kver_default)
+kbuild_enter "$@"
 ensure_headers
 ensure_ksrc
 
