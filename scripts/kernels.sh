@@ -128,7 +128,7 @@ suite_version() {
 # kver_resolve NAME: the newest release of linux-image-amd64 across the
 # suites of NAME's table line.
 kver_resolve() {
-	local suites s v best= rel
+	local suites s v best='' rel
 	suites=$(ktab | awk -v n="$1" '$1 == n {print $2}')
 	[ -n "$suites" ] || return 1
 	for s in ${suites//,/ }; do

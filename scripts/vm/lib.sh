@@ -3,8 +3,10 @@
 #
 # Host side of the NFS/RDMA VM rig. Source it; do not run it.
 #
-# Two QEMU (TCG) guests, "server" and "client", boot the distro kernel
-# with a busybox initramfs (mkinitramfs.sh) and talk RoCEv2 (rdma_rxe,
+# Two QEMU (TCG) guests, "server" and "client", boot Debian's kernel of
+# release $KVER, unpacked from its image packages into the cache (never
+# installed on the host: kimage_ensure in scripts/kernels.sh), with a
+# busybox initramfs (mkinitramfs.sh) and talk RoCEv2 (rdma_rxe,
 # or siw with VM_RDMA=siw) over a QEMU socket network on 127.0.0.1.
 # Each guest runs a script from scripts/vm/guest/ and reports with
 # lines "RPCRDMA-STATUS: <check> PASS|FAIL <detail>" on its serial
@@ -41,7 +43,6 @@ VM_CLIENT_IP=10.99.0.2
 VM_RDMA=${VM_RDMA:-rxe}
 VM_MEM=${VM_MEM:-512}
 VM_TIMEOUT=${VM_TIMEOUT:-240}
-VM_KERNEL=/boot/vmlinuz-$KVER
 # QEMU accelerator: KVM hangs on the machines this was written on
 # (DESIGN.md section 3), so TCG unless VM_ACCEL=kvm is asked for.
 VM_ACCEL=${VM_ACCEL:-tcg}
@@ -56,15 +57,18 @@ mkdir -p "$VMBUILD"
 
 VM_PIDS=()
 
-# vm_need_host: packages and files the rig needs on the host.
+# vm_need_host: packages the rig needs on the host, and the guests'
+# kernel: Debian's image of $KVER unpacked into the cache. Sets
+# VM_KERNEL and VM_MODDIR (the pristine modules tree of that image).
 vm_need_host() {
 	need_pkgs busybox-static nfs-kernel-server nfs-common iproute2 kmod \
 		rdma-core ibverbs-providers ibverbs-utils qemu-system-x86 cpio binutils \
-		netbase libtirpc-common "linux-image-$KVER"
-	[ -r "$VM_KERNEL" ] ||
-		die "no readable $VM_KERNEL; install linux-image-$KVER (apt-get install linux-image-$KVER)"
-	[ -d "/lib/modules/$KVER/kernel" ] ||
-		die "no /lib/modules/$KVER; install linux-image-$KVER"
+		netbase libtirpc-common xz-utils
+	kimage_ensure
+	VM_KERNEL=$KIMAGE_VMLINUZ
+	VM_MODDIR=$KIMAGE_MODDIR
+	[ -d "$VM_MODDIR/kernel" ] ||
+		die "no kernel/ in $VM_MODDIR; remove $(kimage_dir) and retry"
 }
 
 # vm_module_path WHICH: resolve "ours"/"stock"/a path to a .ko file
@@ -177,15 +181,15 @@ vm_buildid() {
 	esac
 }
 
-# vm_stock_rpcrdma: the distro's own rpcrdma.ko for $KVER (kernel/ tree,
-# never an updates/ or DKMS copy), whatever its compression.
+# vm_stock_rpcrdma: Debian's own rpcrdma.ko for $KVER, from the unpacked
+# image, whatever its compression.
 vm_stock_rpcrdma() {
 	local f
 
-	for f in "/lib/modules/$KVER/kernel/net/sunrpc/xprtrdma/rpcrdma.ko"{,.xz,.zst,.gz}; do
+	for f in "$VM_MODDIR/kernel/net/sunrpc/xprtrdma/rpcrdma.ko"{,.xz,.zst,.gz}; do
 		[ -e "$f" ] && { echo "$f"; return; }
 	done
-	die "no stock rpcrdma.ko under /lib/modules/$KVER/kernel/net/sunrpc/xprtrdma; install linux-image-$KVER"
+	die "no stock rpcrdma.ko under $VM_MODDIR/kernel/net/sunrpc/xprtrdma; remove $(kimage_dir) and retry"
 }
 
 # vm_port: a free TCP port on 127.0.0.1 for the socket network.

@@ -44,6 +44,9 @@ fi
 # (crc32c_generic and libcrc32c: for an out-of-tree siw.ko, VM_RDMA=siw.)
 MODS=(virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs rdma_cm
 	rdma_ucm sunrpc rpcrdma nfsd nfsv4 nfs crc32c_generic libcrc32c)
+# Modules a series may lack altogether (7.x: CRC32 and CRC32C are
+# library code there, not crypto modules).
+OPTIONAL_MODS=(crc32_generic crc32c_generic libcrc32c)
 # Plain files copied as they are (verbs providers for rxe and siw).
 FILES=(
 	/etc/libibverbs.d/rxe.driver /etc/libibverbs.d/siw.driver
@@ -53,44 +56,38 @@ FILES=(
 	/lib/x86_64-linux-gnu/libgcc_s.so.1
 )
 
-# The base carries the distro's own modules only. modprobe resolves
-# through the host's depmod, which ranks updates/ and extra/ above
-# kernel/: after `make install` or a DKMS install it would name this
-# project's rpcrdma.ko, and every "stock" scenario would silently run
-# ours. Such a path is mapped back to its file under kernel/.
-stock_path() {
-	local m=$1 rel hits
-	case $m in "/lib/modules/$KVER/kernel/"*)
-		echo "$m"
-		return
-		;;
-	esac
-	rel=$(basename "$m")
-	hits=$(find "/lib/modules/$KVER/kernel" -name "$rel" | head -2)
-	if [ -z "$hits" ] || [ "$(echo "$hits" | wc -l)" -ne 1 ]; then
-		die "$m overrides a stock module, but /lib/modules/$KVER/kernel has no single $rel to use instead (reinstall linux-image-$KVER)"
-	fi
-	echo "$hits"
-}
-
+# The modules come from Debian's image unpacked into the cache
+# ($VM_MODDIR, see vm_need_host): pristine, so neither `make install` nor
+# DKMS on this host can slip this project's rpcrdma.ko into a "stock"
+# scenario. Paths are printed relative to $VM_MODDIR.
 modpaths() {
 	local m
 	for m in "${MODS[@]}"; do
-		modprobe -S "$KVER" --show-depends "$m" ||
-			die "modprobe -S $KVER --show-depends $m failed: is linux-image-$KVER installed? (apt-get install linux-image-$KVER)"
+		# built into this kernel: nothing to copy, modprobe knows it
+		grep -qE "(^|/)${m}\.ko\$" "$VM_MODDIR/modules.builtin" && continue
+		if ! grep -qE "(^|/)${m}\.ko(\.[a-z]+)?:" "$VM_MODDIR/modules.dep"; then
+			case " ${OPTIONAL_MODS[*]} " in
+			*" $m "*) continue ;; # built in or gone in this series
+			esac
+			die "$KVER has no $m module ($VM_MODDIR/modules.dep)"
+		fi
+		modprobe -d "$KIMAGE" -S "$KVER" --show-depends "$m" ||
+			die "modprobe -d $KIMAGE -S $KVER --show-depends $m failed"
 	done | awk '$1 == "insmod" {print $2}' | sort -u |
-		while read -r m; do stock_path "$m"; done
+		sed "s|^.*/lib/modules/$KVER/||"
 }
 # Resolved once, outside any loop: a failure above stops the script here
 # instead of leaving a base without some modules.
 MODPATHS=$(modpaths) || exit 1
+MODFILES=()
+for m in $MODPATHS; do MODFILES+=("$VM_MODDIR/$m"); done
 
 stamp() {
 	local f
 	{
-		echo "v4 $KVER ${EXTRA[*]}"
+		echo "v5 $KVER ${EXTRA[*]}"
 		for f in "${BINS[@]}" "${EXTRA[@]}" "${FILES[@]}" /usr/bin/busybox \
-			"$VMDIR"/guest/* $MODPATHS; do
+			"$VMDIR"/guest/* "${MODFILES[@]}"; do
 			stat -L -c '%n %s %Y' "$f"
 		done
 	} | sha256sum | cut -d' ' -f1
@@ -167,10 +164,10 @@ done
 # Kernel modules and a modules.dep covering exactly them.
 mdir=$root/lib/modules/$KVER
 for m in $MODPATHS; do
-	mkdir -p "$mdir/$(dirname "${m#/lib/modules/"$KVER"/}")"
-	cp "$m" "$mdir/${m#/lib/modules/"$KVER"/}"
+	mkdir -p "$mdir/$(dirname "$m")"
+	cp "$VM_MODDIR/$m" "$mdir/$m"
 done
-cp /lib/modules/"$KVER"/modules.{order,builtin,builtin.modinfo} "$mdir/" 2>/dev/null || true
+cp "$VM_MODDIR"/modules.{order,builtin,builtin.modinfo} "$mdir/" 2>/dev/null || true
 mkdir -p "$mdir/updates" "$mdir/extra"
 depmod -b "$root" "$KVER" || die "depmod -b $root $KVER failed"
 
@@ -203,4 +200,4 @@ chmod +x "$root/init"
 	die "cpio failed while building $base"
 mv "$base.tmp" "$base"
 echo "$want" >"$stampf"
-msg "initramfs ready: $(du -h "$base" | cut -f1), $(modpaths | wc -l) modules"
+msg "initramfs ready: $(du -h "$base" | cut -f1), ${#MODFILES[@]} modules"

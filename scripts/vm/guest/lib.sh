@@ -51,9 +51,10 @@ vm_boot() {
 	ip link set lo up
 	{ ip link set eth0 up && ip addr add "$ip/24" dev eth0; } ||
 		status boot FAIL "eth0 did not come up"
-	modprobe crc32_generic
+	# CRC modules: separate up to 6.12, built in from 7.x (-q: absent is fine)
+	modprobe -q crc32_generic
 	case $VM_RDMA in
-	siw) modprobe crc32c_generic; modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
+	siw) modprobe -q crc32c_generic; modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
 	*) modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 ;;
 	esac || status boot FAIL "cannot create the $VM_RDMA device on eth0"
 	modprobe rdma_cm
