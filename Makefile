@@ -11,8 +11,13 @@ TOP := $(CURDIR)
 KVER ?= $(shell $(TOP)/scripts/kver.sh)
 export KVER KSRC TOP
 
+# Short names of scripts/kernels.tab: `make trixie` builds the module for
+# the kernel trixie carries today (as `make KVER=trixie` does).
+KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print $$1}')
+
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
-	kunit-module check lint vmtest demo bench fuzz tools siw
+	kunit-module check lint vmtest demo bench fuzz tools siw matrix kernels ab \
+	buildroot-clean $(KNAMES)
 
 all: module
 
@@ -58,15 +63,39 @@ siw: ## build siw.ko out of tree for $(KVER)
 lint: ## checkpatch --strict, kernel-doc, W=1 + sparse build, shellcheck
 	@$(TOP)/scripts/lint.sh
 
+ab: ## scenario AB_SCENARIO run AB_RUNS times per cell (module x QEMU x smp): faults per cell
+	@$(TOP)/scripts/vm/ab.sh
+
+matrix: ## kernel x {build, lint, vmtest} for the kernels of scripts/kernels.tab
+	@$(TOP)/scripts/matrix.sh
+
+kernels: ## the Debian kernels this tree knows and the release each names today
+	@$(TOP)/scripts/kernels-list.sh
+
+$(KNAMES):
+	@$(MAKE) --no-print-directory module KVER=$@
+
+buildroot-clean: ## delete the cached build roots (recreated on demand)
+	@for f in bookworm trixie sid; do $(TOP)/scripts/buildroot.sh remove $$f; done
+
 check: ## everything CI runs
 	@$(TOP)/scripts/check.sh
 
-clean: ## remove build/ (the cached kernel sources too)
+clean: ## remove build/ (the cache outside the clone stays)
 	rm -rf $(TOP)/build
+
+distclean: clean ## also remove the cache: build roots, unpacked kernels, sources
+	rm -rf "$${RPCRDMA_CM_CACHE:-/var/cache/rpcrdma-cm}"
 
 help: ## this list
 	@echo "rpcrdma-cm targets (KVER=$(KVER)):"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
 		sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | \
 		sed 's/\$$(KVER)/$(KVER)/g' | expand -t 24
-	@echo "Variables: KVER=<release> KSRC=<kernel tree> FUZZ_SECONDS=<n>"
+	@echo "  make <name>             the module for a kernel of the table: $(KNAMES)"
+	@echo "Variables: KVER=<release or name> KSRC=<kernel tree> FUZZ_SECONDS=<n>"
+	@echo "  VM_QEMU=system|backports|<path> VM_SMP=<n> MATRIX=\"<names>\" RPCRDMA_CM_CACHE=<dir>"
+	@echo "Kernels (scripts/kernels.tab; make kernels shows today's releases):"
+	@sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | \
+		awk 'NF {printf "  %-20s %-30s %s, make check: %s\n", $$1, $$2, $$6, $$5}'
+	@echo "Cache outside the clone (roots, images, sources): $${RPCRDMA_CM_CACHE:-/var/cache/rpcrdma-cm}"

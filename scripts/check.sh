@@ -10,6 +10,7 @@ cd "$TOP" || exit 1
 
 declare -a results
 failed=0
+t_check=$(date +%s)
 
 step() {
 	local name=$1 start rc
@@ -27,14 +28,19 @@ step() {
 }
 
 step "codec KUnit suite (make kunit)" make -s kunit
-step "module build (make module)" make -s module
-step "kernel style, W=1 and sparse (make lint)" make -s lint
 step "codec fuzz, ${FUZZ_SECONDS:=60} s (make fuzz)" make -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 step "probe build (make tools)" make -s tools
-step "VM suites (make vmtest)" make -s vmtest
-
+# One line per kernel of scripts/kernels.tab that names a check scope:
+# module build, lint and the VM scenarios of that scope (make matrix).
+for name in $(ktab | awk '$5 != "-" {print $1}'); do
+	scope=$(ktab_field "$name" 5)
+	step "kernel $name: build, lint, vmtest ${scope//,/ } (make matrix MATRIX=$name)" \
+		env MATRIX="$name" "$TOP/scripts/matrix.sh"
+done
 echo
-echo "make check summary:"
+MATRIX_REPORT=1 "$TOP/scripts/matrix.sh" 2>/dev/null
+echo
+echo "make check summary ($(($(date +%s) - t_check)) s):"
 printf '  %s\n' "${results[@]}"
 [ $failed -eq 0 ] || { echo "$failed step(s) failed"; exit 1; }
 echo "all steps passed"

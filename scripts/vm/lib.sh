@@ -21,6 +21,11 @@
 #   VM_MEM        guest memory in MiB (default 512)
 #   VM_ACCEL      tcg (default) or kvm
 #   VM_CPU        QEMU -cpu model (default: max under TCG, host under KVM)
+#   VM_SMP        vCPUs per guest (default 1)
+#   VM_QEMU       the emulator: "system" (the host's qemu-system-x86_64),
+#                 "backports" (the newest QEMU of the host family's
+#                 backports suite, unpacked into the cache, not installed;
+#                 QEMU 10.0 on Debian 12) or a path to a binary
 #   VM_TIMEOUT    seconds a client script may run (default 240)
 #   VM_KEEP_LOGS  logs are kept in build/vm/<KVER>/logs/ anyway; set
 #                 VM_VERBOSE=1 to echo guest status lines while waiting
@@ -51,6 +56,8 @@ if [ -z "${VM_CPU:-}" ]; then
 	VM_CPU=max
 	[ "$VM_ACCEL" = kvm ] && VM_CPU=host
 fi
+VM_SMP=${VM_SMP:-1}
+VM_QEMU=${VM_QEMU:-system}
 # What makes a guest log a failure, whatever the scripts reported.
 VM_BAD_RE='BUG:|WARNING:|Oops|Call Trace|general protection|Kernel panic'
 mkdir -p "$VMBUILD"
@@ -64,11 +71,45 @@ vm_need_host() {
 	need_pkgs busybox-static nfs-kernel-server nfs-common iproute2 kmod \
 		rdma-core ibverbs-providers ibverbs-utils qemu-system-x86 cpio binutils \
 		netbase libtirpc-common xz-utils
+	vm_qemu_ensure
 	kimage_ensure
 	VM_KERNEL=$KIMAGE_VMLINUZ
 	VM_MODDIR=$KIMAGE_MODDIR
 	[ -d "$VM_MODDIR/kernel" ] ||
 		die "no kernel/ in $VM_MODDIR; remove $(kimage_dir) and retry"
+}
+
+# vm_qemu_ensure: set VM_QEMU_BIN (and VM_QEMU_ARGS: firmware search
+# path) for VM_QEMU.
+vm_qemu_ensure() {
+	local fam ver dir
+	VM_QEMU_ARGS=()
+	case $VM_QEMU in
+	system) VM_QEMU_BIN=qemu-system-x86_64 ;;
+	backports)
+		fam=$(host_family)
+		ver=$(suite_version qemu-system-x86 "$fam-backports")
+		[ -n "$ver" ] || die "VM_QEMU=backports: $fam-backports has no qemu-system-x86"
+		dir=$RPCRDMA_CM_CACHE/qemu/${ver//[:~+]/_}
+		if [ ! -x "$dir/root/usr/bin/qemu-system-x86_64" ]; then
+			msg "VM_QEMU=backports: unpacking qemu-system-x86 $ver from $fam-backports into the cache"
+			rm -rf "$dir"
+			mkdir -p "$dir/debs" || die "cannot create $dir"
+			(cd "$dir/debs" && papt apt-get -q download "qemu-system-x86=$ver" \
+				"qemu-system-common=$ver" "qemu-system-data=$ver") >"$dir/download.log" 2>&1 ||
+				die "cannot download QEMU $ver (see $dir/download.log)"
+			for p in "$dir"/debs/*.deb; do dpkg-deb -x "$p" "$dir/root.new" || die "cannot unpack $p"; done
+			rm -rf "$dir/debs"
+			mv "$dir/root.new" "$dir/root"
+		fi
+		VM_QEMU_BIN=$dir/root/usr/bin/qemu-system-x86_64
+		VM_QEMU_ARGS=(-L "$dir/root/usr/share/qemu" -L /usr/share/qemu -L /usr/share/seabios)
+		;;
+	*) VM_QEMU_BIN=$VM_QEMU ;;
+	esac
+	"$VM_QEMU_BIN" --version >/dev/null 2>&1 ||
+		die "VM_QEMU=$VM_QEMU: $VM_QEMU_BIN does not run (missing libraries? try VM_QEMU=system)"
+	VM_QEMU_VERSION=$("$VM_QEMU_BIN" --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p')
 }
 
 # vm_module_path WHICH: resolve "ours"/"stock"/a path to a .ko file
@@ -84,6 +125,7 @@ vm_module_path() {
 # vm_prepare: install what is missing and build the base initramfs.
 vm_prepare() {
 	vm_need_host
+	msg "kernel $KVER, QEMU $VM_QEMU_VERSION ($VM_QEMU), -smp $VM_SMP, -cpu $VM_CPU"
 	"$VMDIR/mkinitramfs.sh" || die "building the VM initramfs failed"
 	# A snapshot of the module under test: the build may replace it while
 	# the VMs run.
@@ -220,8 +262,8 @@ vm_start() {
 		mac=52:54:00:52:44:02
 	fi
 	: >"$log"
-	qemu-system-x86_64 -name "rpcrdma-$name" -machine "q35,accel=$VM_ACCEL" \
-		-cpu "$VM_CPU" -smp 1 -m "$VM_MEM" -nodefaults -display none \
+	"$VM_QEMU_BIN" "${VM_QEMU_ARGS[@]}" -name "rpcrdma-$name" -machine "q35,accel=$VM_ACCEL" \
+		-cpu "$VM_CPU" -smp "$VM_SMP" -m "$VM_MEM" -nodefaults -display none \
 		-no-reboot -kernel "$VM_KERNEL" -initrd "$initrd" \
 		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init" \
 		-serial "file:$log" -monitor none \

@@ -26,7 +26,7 @@ stampf=$VMBUILD/base.stamp
 BINS=(
 	/usr/bin/kmod /usr/sbin/ip /usr/bin/rdma
 	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs
-	/usr/sbin/mount.nfs /usr/bin/ibv_devinfo
+	/usr/sbin/mount.nfs /usr/bin/ibv_devinfo /usr/sbin/nfsdcld
 )
 # Extra binaries other tools want in the guest (e.g. a probe tool):
 # VM_EXTRA_BINS="path1 path2" (copied to /usr/local/bin).

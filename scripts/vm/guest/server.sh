@@ -93,6 +93,11 @@ done
 echo "$EXPORT *(rw,fsid=0,no_root_squash,insecure,no_subtree_check,sync)" >/etc/exports
 mount -t nfsd nfsd /proc/fs/nfsd || status nfsd FAIL "cannot mount the nfsd filesystem"
 mount -t rpc_pipefs rpc_pipefs /var/lib/nfs/rpc_pipefs 2>/dev/null
+# NFSv4 client tracking through the nfsdcld daemon, as Debian's
+# nfs-kernel-server runs it: kernels without the legacy tracking (Debian's
+# 7.x) otherwise cannot end the grace period early and stall first OPENs.
+mkdir -p /var/lib/nfs/nfsdcld
+nfsdcld || step "nfsdcld did not start; the kernel's legacy client tracking is used if it has one"
 echo 10 >/proc/fs/nfsd/nfsv4leasetime
 echo 10 >/proc/fs/nfsd/nfsv4gracetime
 exportfs -ra || status nfsd FAIL "exportfs failed"

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make matrix`: every kernel of scripts/kernels.tab whose "check" column
+# is not "-" (MATRIX_ALL=1: every line; MATRIX="trixie sid": those
+# names) through build, lint and the VM scenarios its line names, then
+# the kernel x {build, lint, vmtest} table. Each step runs even when an
+# earlier one failed; the exit status is non-zero when any failed.
+#
+#   MATRIX_REPORT=1  print the table of the last runs only (no run)
+#   MATRIX_STEPS     "build lint vmtest" (default) or a subset
+#
+# Per-kernel results are kept in build/matrix/<release>.txt (one line per
+# step), so the table of a partly re-run matrix still shows the others.
+
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+
+OUT=$BUILD/matrix
+mkdir -p "$OUT"
+STEPS=${MATRIX_STEPS:-build lint vmtest}
+
+# names: the kernels to run.
+names() {
+	if [ -n "${MATRIX:-}" ]; then
+		echo "$MATRIX"
+	elif [ "${MATRIX_ALL:-0}" = 1 ]; then
+		ktab_names
+	else
+		ktab | awk '$5 != "-" {print $1}'
+	fi
+}
+
+# record REL STEP RESULT SECONDS DETAIL
+record() {
+	local f=$OUT/$1.txt
+	touch "$f"
+	grep -v "^$2 " "$f" >"$f.new"
+	printf '%s %s %s %s\n' "$2" "$3" "$4" "$5" >>"$f.new"
+	mv "$f.new" "$f"
+}
+
+# run_kernel NAME: build, lint and vmtest for the current release of NAME.
+run_kernel() {
+	local name=$1 rel only log t0 rc summary
+	rel=$(kver_resolve "$name") || return 1
+	only=$(ktab_field "$name" 5)
+	[ "$only" = all ] || [ "$only" = - ] && only=
+	msg "matrix: $name ($rel)"
+	for step in $STEPS; do
+		log=$OUT/$rel.$step.log
+		t0=$SECONDS
+		case $step in
+		build) KVER=$rel make -s module >"$log" 2>&1 ;;
+		lint) KVER=$rel make -s lint >"$log" 2>&1 ;;
+		vmtest) KVER=$rel VMTEST_ONLY="${only//,/ }" make -s vmtest >"$log" 2>&1 ;;
+		*) die "MATRIX_STEPS: unknown step $step" ;;
+		esac
+		rc=$?
+		summary=$([ $rc -eq 0 ] && echo ok || echo FAIL)
+		if [ "$step" = vmtest ]; then
+			summary=$(grep -oE '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1 |
+				sed 's/, /\//')
+			[ -n "$summary" ] || summary=FAIL
+			[ $rc -eq 0 ] || summary="$summary!"
+		fi
+		record "$rel" "$step" "$summary" $((SECONDS - t0)) "${log#"$TOP"/}"
+		msg "  $step: $summary ($((SECONDS - t0)) s; log ${log#"$TOP"/})"
+		[ $rc -eq 0 ] || failed=$((failed + 1))
+	done
+	echo "$name" >"$OUT/$rel.name"
+}
+
+# cell REL STEP: "<result>" of a recorded step, "-" when never run.
+cell() { awk -v s="$2" '$1 == s {r = $2; for (i = 3; i <= NF - 2; i++) r = r " " $i; print r}' "$OUT/$1.txt"; }
+
+# secs REL: the recorded seconds of each step, "build/lint/vmtest".
+secs() { awk '{t[$1] = $(NF - 1)} END {print t["build"] "/" t["lint"] "/" t["vmtest"] " s"}' "$OUT/$1.txt"; }
+
+# table: one line per kernel with recorded results.
+table() {
+	local f rel name fmt='%-18s %-22s %-6s %-6s %-18s %-9s %s\n'
+	printf "$fmt" kernel release build lint vmtest scenarios "time (build/lint/vmtest)"
+	for name in $(ktab_names); do
+		for f in "$OUT"/*.name; do
+			[ -e "$f" ] && [ "$(cat "$f")" = "$name" ] || continue
+			rel=$(basename "$f" .name)
+			printf "$fmt" "$name" "$rel" "$(cell "$rel" build)" "$(cell "$rel" lint)" \
+				"$(cell "$rel" vmtest)" "$(ktab_field "$name" 5)" "$(secs "$rel")"
+		done
+	done
+}
+
+failed=0
+if [ "${MATRIX_REPORT:-0}" != 1 ]; then
+	for n in $(names); do
+		[ -n "$(ktab | awk -v n="$n" '$1 == n')" ] ||
+			die "MATRIX: no kernel named $n in scripts/kernels.tab ($(ktab_names | xargs))"
+		run_kernel "$n" || failed=$((failed + 1))
+	done
+	echo
+fi
+table | tee "$OUT/table.txt"
+[ $failed -eq 0 ] || { echo "matrix: $failed step(s) failed"; exit 1; }
