@@ -69,12 +69,17 @@ create() {
 	new=$dir.new
 	[ -e "$new" ] && msg "removing an unfinished $fam build root ($new)"
 	rm -rf "$new" "$dir"
+	# sid's Release files are valid for a week only; a mirror that lags
+	# behind (seen here: 18 days) would stop the build. Signatures are
+	# still checked.
+	local validity=()
+	[ "$fam" = sid ] && validity=(--aptopt='Acquire::Check-Valid-Until "false"')
 	t0=$SECONDS
 	msg "creating a Debian $fam build root in $dir (once; about 3 minutes, ~1.3 GiB)"
 	# shellcheck disable=SC2046 # one argument per sources line
 	if ! mmdebstrap --mode=root --variant=apt --include="$ROOT_PKGS" \
 		--aptopt='APT::Install-Recommends "false"' \
-		--aptopt='Acquire::Languages "none"' \
+		--aptopt='Acquire::Languages "none"' "${validity[@]}" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
