@@ -85,7 +85,7 @@ create() {
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		"$fam" "$new" "${SRCS[@]}" 2>&1 | progress; then
 		rm -rf "$new"
-		die "creating the $fam build root failed (output above); nothing was kept, the next build starts over"
+		die "creating the $fam build root failed (output above: is $MIRROR reachable, is there space in $ROOTS?); nothing was kept, the next build starts over"
 	fi
 	# Backports are what the table asks for when it names them (7.x for
 	# trixie): let their dependencies come from there too.

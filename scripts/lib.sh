@@ -62,6 +62,7 @@ ensure_headers() {
 	fi
 	[ -n "$KVER" ] || die "no kernel headers found; install linux-headers-<release>"
 	if [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
+		kver_check_exists
 		case $(ktab_field "$KVER" 2) in
 		*-backports) host_enable_suite "$(ktab_field "$KVER" 2)" ;;
 		esac

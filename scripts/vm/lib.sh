@@ -134,6 +134,7 @@ vm_prepare() {
 		VM_OURS_KO=
 	else
 		[ -f "$ko" ] || die "no module under test at $ko; run 'make module' (or set RPCRDMA_KO=<path to rpcrdma.ko>, or RPCRDMA_KO=stock for Debian's)"
+		vm_check_vermagic "$ko"
 		VM_OURS_KO=$VMBUILD/rpcrdma-under-test.$$.ko
 		cp "$ko" "$VM_OURS_KO"
 		msg "module under test: ${ko#"$TOP"/} ($(modinfo -F version "$ko" 2>/dev/null || echo no version), build-id $(vm_buildid "$ko"))"
@@ -149,6 +150,25 @@ vm_prepare() {
 	for old in $(find "$VMBUILD/logs" -mindepth 1 -maxdepth 1 -type d -name '20*' | sort -r | tail -n +21); do
 		rm -rf "$old"
 	done
+}
+
+# vm_check_vermagic KO: stop unless KO was built for the image the
+# guests boot (same vermagic as the image's own rpcrdma.ko): a module
+# built from other headers would be refused at load time, or worse.
+vm_check_vermagic() {
+	local want got stock tmp
+	stock=$(vm_stock_rpcrdma)
+	tmp=$(mktemp)
+	case $stock in
+	*.xz) xz -dc "$stock" >"$tmp" ;;
+	*.zst) zstd -qdc "$stock" >"$tmp" ;;
+	*) cp "$stock" "$tmp" ;;
+	esac
+	want=$(modinfo -F vermagic "$tmp")
+	rm -f "$tmp"
+	got=$(modinfo -F vermagic "$1")
+	[ "$got" = "$want" ] ||
+		die "${1#"$TOP"/} has vermagic '$got' but Debian's $KVER image expects '$want': rebuild it (make module KVER=$KVER FORCE=1)"
 }
 
 # vm_cleanup: kill every QEMU this shell started.
