@@ -11,7 +11,7 @@ printf '%-20s %-24s %-11s %-8s %-28s %s\n' name release status check "build on t
 for name in $(ktab_names); do
 	rel=$(kver_resolve "$name" 2>/dev/null || echo '?')
 	how=native
-	(KVER=$rel; kver_native) || how="in the $(ktab_field "$name" 3) root"
+	KVER=$rel kver_native || how="in the $(ktab_field "$name" 3) root"
 	have=""
 	[ -s "$BUILD/$rel/rpcrdma.ko" ] && have+="module "
 	[ -e "$RPCRDMA_CM_CACHE/kernels/$rel/.complete" ] && have+="image "

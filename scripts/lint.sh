@@ -88,6 +88,12 @@ check_w1_sparse() {
 	elif grep -qE 'warning:|error:' "$log"; then
 		grep -E 'warning:|error:' "$log" >&2
 		fail "W=1 C=1 build has warnings (above; log: ${log#"$TOP"/})"
+	elif ! grep -q '^  CHECK ' "$log" &&
+		grep -q 'C=1 specified, but .* not available or not up to date' "$log"; then
+		# 7.x headers use __typeof_unqual__, which sparse 0.6.4 (Debian
+		# 12 and 13) does not know: the kernel's own checker-valid.sh
+		# turns C=1 off. Said, not hidden; W=1 still counts.
+		ok "W=1: no warning; sparse: not run for $KVER: its kbuild rejects $(sparse --version 2>&1 | head -1) as too old for this kernel"
 	elif ! grep -q '^  CHECK ' "$log"; then
 		fail "W=1 C=1 build ran no sparse CHECK step; log: ${log#"$TOP"/}"
 	else
