@@ -4,7 +4,7 @@
 # `make kunit`: run the RFC 8797 codec KUnit suite with kunit.py on UML.
 #
 # The kernel source comes from ensure_ksrc (Debian's linux-source-x.y,
-# extracted once under build/src, or KSRC=). That tree is a cache other
+# extracted once into $RPCRDMA_CM_CACHE/src, or KSRC=). That tree is a cache other
 # scripts share, so it is never written to: kunit.py runs in a scratch
 # tree under build/kunit/ made of hard links to the cache. Every file
 # this script puts into the scratch tree first removes the link and then
