@@ -13,6 +13,7 @@
 #                 MODULE ours|stock (both sides), QEMU as VM_QEMU, SMP as
 #                 VM_SMP
 #   KVER          the kernel (short names work)
+#   AB_RUNS=0 prints the table of the runs recorded so far
 #
 # A run's outcome: "fault" when either guest log has a kernel fault
 # (Oops, BUG, double fault, general protection, panic) or a process was
