@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The Wireshark dissector for RFC 8797 private data,
+# tools/wireshark/rpcrdma_cm.lua (Documentation/wireshark.md).
+#
+#   scripts/wireshark.sh test       check the dissector against the codec
+#   scripts/wireshark.sh install    copy it into ~/.local/lib/wireshark/plugins
+#   scripts/wireshark.sh uninstall  remove that copy
+#
+# test builds net/sunrpc/xprtrdma/rpcrdma_pdata.c as a shared library
+# and has tools/wireshark/gen-vectors.py write RoCEv2 (CM REQ/REP) and
+# iWARP (MPA request/reply, revisions 1 and 2) frames carrying every
+# private data buffer of kunit/rpcrdma_pdata_test.c and
+# WIRESHARK_RANDOM random ones, each with the codec's verdict on it.
+# text2pcap turns them into pcaps, tshark decodes them with the
+# dissector, and every frame's fields must equal the codec's verdict,
+# with Wireshark's own CM or MPA fields still there. tshark must exit 0
+# and print no Lua error. Ends with "wireshark: N cases, M failed" and
+# fails if M is not 0. Everything it writes goes under build/wireshark.
+#
+# tshark runs with HOME pointing at an empty directory, so that neither
+# an installed copy of the plugin nor personal preferences take part.
+#
+# Variables: WIRESHARK_SEED (random buffers' seed; default: a new one,
+# printed), WIRESHARK_RANDOM (how many random buffers, default 3000),
+# CC (default cc).
+
+. "$(dirname "$0")/lib.sh"
+cd "$TOP" || exit 1
+
+PLUGIN=tools/wireshark/rpcrdma_cm.lua
+GEN=tools/wireshark/gen-vectors.py
+PLUGIN_DIR=$HOME/.local/lib/wireshark/plugins
+OUT=$BUILD/wireshark
+CODEC=$OUT/librpcrdma_pdata.so
+# run_pcap's tally: frames and checks, and those that went wrong
+cases=0
+failed=0
+
+usage() {
+	echo "usage: $0 test|install|uninstall" >&2
+	exit 2
+}
+
+# need_tshark: install tshark (and with it text2pcap) without the
+# question about non-root capture, which would stop a non-interactive
+# apt-get.
+need_tshark() {
+	command -v tshark >/dev/null && command -v text2pcap >/dev/null &&
+		return 0
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "wireshark-common wireshark-common/install-setuid" \
+			"boolean false" | debconf-set-selections
+	fi
+	need_pkgs tshark
+}
+
+# build_codec: the unmodified codec as a library gen-vectors.py loads.
+build_codec() {
+	local src=net/sunrpc/xprtrdma/rpcrdma_pdata.c f
+
+	command -v "${CC:-cc}" >/dev/null || need_pkgs gcc libc6-dev
+	for f in "$src" include/linux/sunrpc/rpcrdma_pdata.h \
+		 tools/fuzz/include/linux/*.h; do
+		[ "$f" -nt "$CODEC" ] || [ ! -e "$CODEC" ] || continue
+		"${CC:-cc}" -O2 -shared -fPIC -Wall -Wextra -Werror \
+			-Itools/fuzz/include -Iinclude "$src" -o "$CODEC.tmp" ||
+			die "wireshark: cannot build the codec library"
+		mv "$CODEC.tmp" "$CODEC"
+		return
+	done
+}
+
+# run_pcap NAME: decode $OUT/NAME.pcap and compare with NAME.expect.
+# Adds to the cases and failed counters.
+run_pcap() {
+	local name=$1 pcap=$OUT/$1.pcap fields=() f rc n bad
+	local -a result
+
+	for f in $(python3 "$GEN" fields) _ws.expert.message; do
+		fields+=(-e "$f")
+	done
+	HOME=$OUT/home tshark -X "lua_script:$PLUGIN" -r "$pcap" -T fields \
+		-E separator=/t -E occurrence=a -E aggregator=, "${fields[@]}" \
+		>"$OUT/$name.fields" 2>"$OUT/$name.stderr"
+	rc=$?
+	cases=$((cases + 2))
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $name: tshark exited $rc:"
+		grep -v '^Running as user' "$OUT/$name.stderr" | head -5
+		failed=$((failed + 1))
+	fi
+	if grep -q -E 'Lua: Error|Lua Error' "$OUT/$name.fields" \
+		"$OUT/$name.stderr"; then
+		echo "FAIL $name: Lua error:"
+		grep -h -o -E '(Lua: Error|Lua Error).*' "$OUT/$name.fields" \
+			"$OUT/$name.stderr" | sort | uniq -c | head -5
+		failed=$((failed + 1))
+	fi
+	python3 "$GEN" check --pcap "${pcap#"$TOP"/}" "$OUT/$name.expect" \
+		"$OUT/$name.fields" >"$OUT/$name.check"
+	grep -v '^[0-9]* [0-9]*$' "$OUT/$name.check"
+	read -r -a result < <(tail -1 "$OUT/$name.check")
+	n=${result[0]:-0}
+	bad=${result[1]:-1}
+	cases=$((cases + n))
+	failed=$((failed + bad))
+	msg "wireshark: $name: $n frames, $bad wrong"
+}
+
+do_test() {
+	local seed=${WIRESHARK_SEED:-$((RANDOM * 32768 + RANDOM))}
+	local count=${WIRESHARK_RANDOM:-3000} name
+
+	[[ $seed =~ ^[0-9]+$ ]] ||
+		die "WIRESHARK_SEED must be a number, not '$seed'"
+	[[ $count =~ ^[0-9]+$ ]] ||
+		die "WIRESHARK_RANDOM must be a number, not '$count'"
+	need_tshark
+	command -v python3 >/dev/null || need_pkgs python3
+	mkdir -p "$OUT/home"
+	build_codec
+	msg "wireshark: $(tshark --version 2>/dev/null | head -1)"
+	msg "wireshark: $count random buffers, seed $seed" \
+		"(WIRESHARK_SEED=$seed repeats them)"
+	python3 "$GEN" gen --codec "$CODEC" --kunit kunit/rpcrdma_pdata_test.c \
+		--outdir "$OUT" --random "$count" --seed "$seed" \
+		>"$OUT/gen.log" || die "wireshark: gen-vectors.py failed"
+	while read -r name _; do
+		text2pcap -q "$OUT/$name.txt" "$OUT/$name.pcap" \
+			2>"$OUT/$name.t2p" ||
+			die "wireshark: text2pcap failed; see $OUT/$name.t2p"
+		run_pcap "$name"
+	done <"$OUT/gen.log"
+	echo "wireshark: $cases cases, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+do_install() {
+	mkdir -p "$PLUGIN_DIR" || die "cannot create $PLUGIN_DIR"
+	cp "$PLUGIN" "$PLUGIN_DIR/" || die "cannot copy $PLUGIN to $PLUGIN_DIR"
+	echo "wireshark: installed $PLUGIN_DIR/$(basename "$PLUGIN")"
+	if command -v tshark >/dev/null &&
+	   ! tshark -G plugins 2>/dev/null | grep -q rpcrdma_cm.lua; then
+		warn "tshark -G plugins does not list rpcrdma_cm.lua"
+	fi
+}
+
+do_uninstall() {
+	local f
+
+	f=$PLUGIN_DIR/$(basename "$PLUGIN")
+	if [ -e "$f" ]; then
+		rm -f "$f" || die "cannot remove $f"
+		echo "wireshark: removed $f"
+	else
+		echo "wireshark: $f is not installed"
+	fi
+}
+
+[ $# -eq 1 ] || usage
+case $1 in
+test) do_test ;;
+install) do_install ;;
+uninstall) do_uninstall ;;
+*) usage ;;
+esac
