@@ -60,8 +60,7 @@ PDATA_FIELDS = ['rpcrdma_cm.carrier', 'rpcrdma_cm.status',
                 'rpcrdma_cm.recv_size'] + \
     ['rpcrdma_cm.expert.' + e for e in EXPERTS]
 FIELDS = ['frame.number'] + CARRIER_FIELDS + PDATA_FIELDS
-# tshark 4.0 prints a boolean as 1 or 0; accept the words too, in case
-# another release prints those
+# tshark 4.0 prints a boolean as 1 or 0, tshark 4.4 as True or False
 BOOLEANS = {'True': '1', 'False': '0'}
 
 
