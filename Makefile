@@ -17,7 +17,7 @@ KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print 
 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
 	kunit-module check lint vmtest demo bench fuzz tools siw matrix kernels ab \
-	buildroot-clean $(KNAMES)
+	buildroot-clean wireshark install-wireshark uninstall-wireshark $(KNAMES)
 
 all: module
 
@@ -53,6 +53,15 @@ bench: module ## measure chunks per RPC with and without negotiation
 
 fuzz: ## fuzz the codec in userspace (FUZZ_SECONDS=, default 60)
 	@$(TOP)/scripts/fuzz.sh
+
+wireshark: ## test the Wireshark dissector (codec vectors + VM pcaps, tshark)
+	@$(TOP)/scripts/wireshark.sh test
+
+install-wireshark: ## install the RFC 8797 dissector in ~/.local/lib/wireshark/plugins
+	@$(TOP)/scripts/wireshark.sh install
+
+uninstall-wireshark: ## remove what `make install-wireshark` installed
+	@$(TOP)/scripts/wireshark.sh uninstall
 
 tools: ## build tools/rpcrdma-cm-probe
 	@$(TOP)/scripts/tools.sh
