@@ -26,7 +26,10 @@ msg "tools: building $BIN"
 # shellcheck disable=SC2086 # CFLAGS is a list of flags
 "$CC" $CFLAGS -Wall -Wextra -Werror \
 	-Itools/fuzz/include -Iinclude \
-	tools/rpcrdma-cm-probe.c tools/rpcrdma-cm-probe-read.c \
+	tools/rpcrdma-cm-probe.c tools/rpcrdma-cm-probe-opts.c \
+	tools/rpcrdma-cm-probe-cm.c tools/rpcrdma-cm-probe-client.c \
+	tools/rpcrdma-cm-probe-listen.c tools/rpcrdma-cm-probe-output.c \
+	tools/rpcrdma-cm-probe-read.c \
 	net/sunrpc/xprtrdma/rpcrdma_pdata.c \
 	-lrdmacm -libverbs -o "$BIN.tmp" ||
 	die "tools: build of rpcrdma-cm-probe failed"

@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <arpa/inet.h>
 
@@ -274,14 +273,6 @@ static void probe_decode_reply(__u8 *buf, size_t len, __u32 xid,
 		probe_why(res, "reply ends early (%zu octets)", len);
 }
 
-static long long probe_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 /* Work request IDs: a failed completion's opcode is undefined */
 #define PROBE_WR_RECV	1
 #define PROBE_WR_SEND	2
@@ -300,7 +291,7 @@ static bool probe_too_long(const struct ibv_wc *wc)
 static int probe_wait_cq(struct ibv_cq *cq, int timeout_ms,
 			 struct probe_read_result *res)
 {
-	long long deadline = probe_ms() + timeout_ms;
+	long long deadline = probe_now_ms() + timeout_ms;
 	bool sent = false, got = false;
 	struct ibv_wc wc;
 	int n;
@@ -310,7 +301,7 @@ static int probe_wait_cq(struct ibv_cq *cq, int timeout_ms,
 		if (n < 0)
 			return -EIO;
 		if (!n) {
-			if (probe_ms() > deadline) {
+			if (probe_now_ms() > deadline) {
 				probe_why(res, "no %s within %d ms",
 					  sent ? "reply" : "Send completion",
 					  timeout_ms);

@@ -1,17 +1,50 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rpcrdma-cm-probe: the parts shared by the probe's source files.
+ *
+ *   rpcrdma-cm-probe.c         main(): parse, find a device, run a side
+ *   rpcrdma-cm-probe-opts.c    the command line and the usage text
+ *   rpcrdma-cm-probe-cm.c      RDMA-CM plumbing both sides use
+ *   rpcrdma-cm-probe-client.c  the active side: connect, --repeat, --hold
+ *   rpcrdma-cm-probe-listen.c  the passive side: --listen
+ *   rpcrdma-cm-probe-output.c  everything printed on stdout and stderr
+ *   rpcrdma-cm-probe-read.c    --read: one NFSv4 READ Call inline
  */
 #ifndef RPCRDMA_CM_PROBE_H
 #define RPCRDMA_CM_PROBE_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <infiniband/verbs.h>
+#include <rdma/rdma_cma.h>
 #include <linux/types.h>
+#include <linux/sunrpc/rpcrdma_pdata.h>
+
+#define PROBE_DEFAULT_PORT	"20049"
+#define PROBE_DEFAULT_SIZE	4096
+#define PROBE_DEFAULT_TIMEOUT	5000
+/* rdma_conn_param.private_data_len is one octet */
+#define PROBE_PDATA_MAX		255
+/* what an IB/RoCE CM REQ carries for the consumer: the churn maximum */
+#define PROBE_RANDOM_MAX	56
 
 /* --read: at most this many per connection */
 #define PROBE_READS_MAX		4
+
+/* Exit codes, documented in rpcrdma-cm-probe(8) */
+enum probe_exit {
+	PROBE_OK = 0,
+	PROBE_ERROR = 1,
+	PROBE_USAGE = 2,
+	PROBE_NODEV = 3,
+	PROBE_UNREACHABLE = 4,
+	PROBE_REJECTED = 5,
+	PROBE_TIMEOUT = 6,
+};
 
 /* One --read PATH:COUNT: an NFSv4.0 READ sent inline, without chunks */
 struct probe_read {
@@ -32,6 +65,124 @@ struct probe_read_result {
 	char why[256];		/* reply "none" or malformed: what happened */
 };
 
+/* The command line, checked: see probe_parse_args() */
+struct probe_opts {
+	const char *target;		/* SERVER[:PORT] or [ADDR:]PORT */
+	char host[256];
+	char port[16];
+	bool listen;
+	bool json;
+	bool verbose;
+	bool reject;
+	bool raw;			/* --pdata or --no-pdata */
+	u8 pdata[PROBE_PDATA_MAX];
+	size_t pdata_len;
+	struct rpcrdma_pdata_limits lim;
+	unsigned long count;		/* --listen: stop after N */
+	unsigned long repeat;		/* active: N cycles */
+	bool random;
+	unsigned long long seed;
+	int timeout_ms;
+	long hold_ms;
+	long wait_s;
+	struct probe_read reads[PROBE_READS_MAX];
+	unsigned int nreads;
+};
+
+/* The parts of a CM event the probe keeps after acknowledging it */
+struct probe_event {
+	enum rdma_cm_event_type type;
+	int status;
+	struct rdma_cm_id *id;
+	bool has_pdata;
+	u8 pdata[PROBE_PDATA_MAX];
+	size_t pdata_len;
+};
+
+/* Verbs resources behind one connection's minimal RC QP */
+struct probe_conn {
+	struct rdma_cm_id *id;
+	struct ibv_pd *pd;
+	struct ibv_cq *cq;
+	bool qp;
+	unsigned long num;
+	bool established;
+};
+
+/* How one active connection attempt ended */
+struct probe_outcome {
+	enum probe_exit code;
+	const char *result;	/* established, rejected, timeout, ... */
+	char why[256];
+	char peer[INET6_ADDRSTRLEN + 8];
+	char device[IBV_SYSFS_NAME_MAX + 16];
+	struct probe_event reply;
+	bool have_reply;
+	bool clean_disconnect;
+	struct probe_read_result reads[PROBE_READS_MAX];
+	unsigned int nreads;	/* --read Calls that were sent */
+	bool read_failed;	/* one of them got no Reply */
+};
+
+/* What a --repeat run counted, for its summary line */
+struct probe_tally {
+	unsigned long cycles;
+	unsigned long established;
+	unsigned long rejected;
+	unsigned long refused;
+	unsigned long timeouts;
+	unsigned long errors;
+	unsigned long unclean;
+	double secs;
+};
+
+/* The program's name in messages; the options, set by probe_parse_args() */
+extern const char *prog;
+extern struct probe_opts opts;
+/* Opened by probe_check_devices(): every CM id of the run uses it */
+extern struct rdma_event_channel *channel;
+
+/* rpcrdma-cm-probe-opts.c */
+void probe_parse_args(int argc, char **argv);
+size_t probe_local_pdata(u8 *pd);
+
+/* rpcrdma-cm-probe-cm.c */
+enum probe_exit probe_check_devices(void);
+long long probe_now_ms(void);
+int probe_next_event(int timeout_ms, struct probe_event *out);
+int probe_wait_on(struct rdma_cm_id *id, int timeout_ms,
+		  struct probe_event *ev);
+int probe_make_qp(struct probe_conn *c);
+void probe_drop_conn(struct probe_conn *c);
+void probe_conn_param(struct rdma_conn_param *param, const u8 *pd,
+		      size_t pd_len);
+
+/* rpcrdma-cm-probe-client.c */
+void probe_catch_release(void);
+enum probe_exit probe_active(const struct addrinfo *ai);
+
+/* rpcrdma-cm-probe-listen.c */
+enum probe_exit probe_listen(const struct addrinfo *ai);
+
+/* rpcrdma-cm-probe-output.c */
+void probe_err(const char *fmt, ...);
+void probe_verr(const char *fmt, va_list ap);
+void probe_limits_of(const u8 *buf, size_t len,
+		     struct rpcrdma_pdata_limits *lim);
+void probe_addr_str(const struct sockaddr *sa, char *buf, size_t len);
+void probe_device_str(struct rdma_cm_id *id, char *buf, size_t len);
+void probe_print_outcome(const struct probe_outcome *o, const u8 *pd,
+			 size_t pd_len, long cycle);
+void probe_print_tally(const struct probe_tally *t);
+void probe_print_listening(const char *where);
+void probe_print_request(unsigned long num, const char *peer,
+			 const char *dev, const struct probe_event *ev,
+			 const u8 *pd, size_t pd_len);
+void probe_print_conn(unsigned long num, const char *event,
+		      const char *why);
+void probe_print_listen_tally(unsigned long requests, unsigned long done);
+
+/* rpcrdma-cm-probe-read.c */
 int probe_read_run(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_qp *qp,
 		   unsigned int recv_size, const struct probe_read *rd,
 		   __u32 xid, int timeout_ms, struct probe_read_result *res);

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rpcrdma-cm-probe: the command line. Every option is checked here,
+ * alone and against the others, before anything touches the RDMA
+ * stack, so that a mistake costs exit status 2 and a message, never a
+ * half-made connection. See rpcrdma-cm-probe(8) for what they mean.
+ */
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdnoreturn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rpcrdma-cm-probe.h"
+
+#define PROBE_VERSION		"1.0"
+
+static void probe_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: %s [options] SERVER[:PORT]\n"
+		"       %s [options] --listen [ADDR:]PORT\n"
+		"\n"
+		"Connect with RDMA-CM the way an NFS/RDMA client does (port %s\n"
+		"by default), send RFC 8797 private data and show what the peer sends.\n"
+		"\n"
+		"Private data sent (connect request or accept):\n"
+		"  --send-size N      advertised Send Size in octets (default %d)\n"
+		"  --recv-size N      advertised Receive Size in octets (default %d)\n"
+		"  --no-r             clear the R (remote invalidation) bit\n"
+		"  --pdata HEX        send these raw octets instead (at most %d)\n"
+		"  --no-pdata         send no private data at all\n"
+		"Active side:\n"
+		"  --repeat N         connect and disconnect N times, then summarise\n"
+		"  --random-seed S    with --repeat: random private data of random\n"
+		"                     length 0..%d in every cycle, from seed S\n"
+		"  --hold MS          stay connected MS milliseconds before disconnecting\n"
+		"                     (SIGUSR1 ends the wait early)\n"
+		"  --read PATH:COUNT  once connected, READ COUNT octets of PATH (NFSv4.0,\n"
+		"                     from the server's root) in a Call without chunks:\n"
+		"                     the Reply must fit the advertised Receive Size\n"
+		"                     (up to %d times, in order, on one connection)\n"
+		"Passive side:\n"
+		"  --listen [ADDR:]PORT  accept connections on PORT (all IPv4 addresses\n"
+		"                     unless ADDR is given; [::] for IPv6)\n"
+		"  --reject           reject every connection instead of accepting\n"
+		"  --count N          stop after N connections\n"
+		"  --wait S           give up after S seconds without any CM event\n"
+		"Both:\n"
+		"  --timeout MS       limit for each connection step (default %d)\n"
+		"  --json             one JSON object per line, for scripts\n"
+		"  -v, --verbose      show every CM event (and every --repeat cycle)\n"
+		"  -h, --help         this text;  -V, --version  the version\n"
+		"\n"
+		"Exit: 0 ok, 1 error, 2 usage, 3 no RDMA device, 4 unreachable,\n"
+		"5 rejected or refused, 6 timeout. See rpcrdma-cm-probe(8).\n",
+		prog, prog, PROBE_DEFAULT_PORT, PROBE_DEFAULT_SIZE,
+		PROBE_DEFAULT_SIZE, PROBE_PDATA_MAX, PROBE_RANDOM_MAX,
+		PROBE_READS_MAX, PROBE_DEFAULT_TIMEOUT);
+}
+
+/* A mistake on the command line: say what, point at --help, exit 2 */
+static noreturn void probe_bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	probe_verr(fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry '%s --help'.\n", prog);
+	exit(PROBE_USAGE);
+}
+
+static unsigned long long probe_number(const char *opt, const char *s,
+				       unsigned long long max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (!*s || *s == '-')
+		probe_bad_usage("%s: '%s' is not a number", opt, s);
+	v = strtoull(s, &end, 0);
+	if (*end == 'k' || *end == 'K') {
+		if (v > ULLONG_MAX / 1024)
+			errno = ERANGE;
+		v *= 1024;
+		end++;
+	}
+	if (errno || *end)
+		probe_bad_usage("%s: '%s' is not a number", opt, s);
+	if (v > max)
+		probe_bad_usage("%s: %s is larger than %llu", opt, s, max);
+	return v;
+}
+
+static int probe_hexdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* HEX: pairs of hex digits, optionally "0x"-prefixed and separated by
+ * ':', '-', '.' or blanks between octets.
+ */
+static void probe_parse_hex(const char *s)
+{
+	int hi, lo;
+
+	opts.pdata_len = 0;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2;
+	while (*s) {
+		if (strchr(":-. \t", *s)) {
+			s++;
+			continue;
+		}
+		hi = probe_hexdigit(s[0]);
+		lo = hi < 0 ? -1 : probe_hexdigit(s[1]);
+		if (hi < 0 || lo < 0)
+			probe_bad_usage("--pdata: expected pairs of hex digits at '%s'",
+					s);
+		if (opts.pdata_len == PROBE_PDATA_MAX)
+			probe_bad_usage("--pdata: more than %d octets",
+					PROBE_PDATA_MAX);
+		opts.pdata[opts.pdata_len++] = hi << 4 | lo;
+		s += 2;
+	}
+}
+
+/* "host", "host:port", "[v6]", "[v6]:port"; a bare IPv6 address too */
+static void probe_split_target(const char *t, bool port_only_ok)
+{
+	const char *colon = strrchr(t, ':');
+	const char *p = NULL;
+	size_t hlen;
+
+	if (t[0] == '[') {
+		const char *close = strchr(t, ']');
+
+		if (!close || (close[1] && close[1] != ':'))
+			probe_bad_usage("bad address '%s'", t);
+		hlen = close - t - 1;
+		t++;
+		if (close[1] == ':')
+			p = close + 2;
+	} else if (colon && strchr(t, ':') == colon) {
+		hlen = colon - t;
+		p = colon + 1;
+	} else {
+		hlen = strlen(t);
+	}
+
+	/* --listen 20049: a port alone */
+	if (port_only_ok && !p && hlen && strspn(t, "0123456789") == hlen) {
+		p = t;
+		hlen = 0;
+	}
+	if (hlen >= sizeof(opts.host))
+		probe_bad_usage("address too long");
+	memcpy(opts.host, t, hlen);
+	opts.host[hlen] = '\0';
+	if (p) {
+		if (!*p || strlen(p) >= sizeof(opts.port))
+			probe_bad_usage("bad port in '%s'", opts.target);
+		snprintf(opts.port, sizeof(opts.port), "%s", p);
+	}
+	if (!port_only_ok && !*opts.host)
+		probe_bad_usage("no server given in '%s'", opts.target);
+}
+
+enum {
+	OPT_SEND_SIZE = 256, OPT_RECV_SIZE, OPT_NO_R, OPT_PDATA, OPT_NO_PDATA,
+	OPT_JSON, OPT_LISTEN, OPT_REJECT, OPT_COUNT, OPT_REPEAT, OPT_SEED,
+	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ,
+};
+
+static const struct option probe_longopts[] = {
+	{ "send-size",   required_argument, NULL, OPT_SEND_SIZE },
+	{ "recv-size",   required_argument, NULL, OPT_RECV_SIZE },
+	{ "no-r",        no_argument,       NULL, OPT_NO_R },
+	{ "pdata",       required_argument, NULL, OPT_PDATA },
+	{ "no-pdata",    no_argument,       NULL, OPT_NO_PDATA },
+	{ "json",        no_argument,       NULL, OPT_JSON },
+	{ "listen",      required_argument, NULL, OPT_LISTEN },
+	{ "reject",      no_argument,       NULL, OPT_REJECT },
+	{ "count",       required_argument, NULL, OPT_COUNT },
+	{ "repeat",      required_argument, NULL, OPT_REPEAT },
+	{ "random-seed", required_argument, NULL, OPT_SEED },
+	{ "timeout",     required_argument, NULL, OPT_TIMEOUT },
+	{ "hold",        required_argument, NULL, OPT_HOLD },
+	{ "wait",        required_argument, NULL, OPT_WAIT },
+	{ "read",        required_argument, NULL, OPT_READ },
+	{ "verbose",     no_argument,       NULL, 'v' },
+	{ "help",        no_argument,       NULL, 'h' },
+	{ "version",     no_argument,       NULL, 'V' },
+	{ }
+};
+
+/* --read PATH:COUNT */
+static void probe_parse_read(const char *arg)
+{
+	struct probe_read *rd = &opts.reads[opts.nreads];
+	const char *colon = strrchr(arg, ':');
+	size_t len;
+
+	if (opts.nreads == PROBE_READS_MAX)
+		probe_bad_usage("at most %d --read options", PROBE_READS_MAX);
+	if (!colon || colon == arg)
+		probe_bad_usage("--read wants PATH:COUNT, not '%s'", arg);
+	len = colon - arg;
+	if (len >= sizeof(rd->path))
+		probe_bad_usage("--read: path longer than %zu octets",
+				sizeof(rd->path) - 1);
+	memcpy(rd->path, arg, len);
+	rd->path[len] = '\0';
+	rd->count = probe_number("--read COUNT", colon + 1, 1U << 20);
+	if (!rd->count)
+		probe_bad_usage("--read COUNT must be at least 1");
+	opts.nreads++;
+}
+
+/* Options given, where their value alone cannot tell (0 is valid) */
+struct probe_seen {
+	bool sizes;		/* --send-size, --recv-size or --no-r */
+	bool pdata;
+	bool no_pdata;
+	bool count;
+	bool seed;
+};
+
+/* The private data options: what goes into the connect request/accept */
+static bool probe_pdata_option(int c, struct probe_seen *seen)
+{
+	switch (c) {
+	case OPT_SEND_SIZE:
+		opts.lim.max_send = probe_number("--send-size", optarg,
+						 UINT_MAX);
+		seen->sizes = true;
+		break;
+	case OPT_RECV_SIZE:
+		opts.lim.max_recv = probe_number("--recv-size", optarg,
+						 UINT_MAX);
+		seen->sizes = true;
+		break;
+	case OPT_NO_R:
+		opts.lim.remote_inv = false;
+		seen->sizes = true;
+		break;
+	case OPT_PDATA:
+		probe_parse_hex(optarg);
+		seen->pdata = true;
+		break;
+	case OPT_NO_PDATA:
+		seen->no_pdata = true;
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* The options that say which side runs, how long and how often */
+static bool probe_run_option(int c, struct probe_seen *seen)
+{
+	switch (c) {
+	case OPT_LISTEN:
+		opts.listen = true;
+		opts.target = optarg;
+		break;
+	case OPT_REJECT:
+		opts.reject = true;
+		break;
+	case OPT_COUNT:
+		opts.count = probe_number("--count", optarg, ULONG_MAX);
+		seen->count = true;
+		break;
+	case OPT_REPEAT:
+		opts.repeat = probe_number("--repeat", optarg, ULONG_MAX);
+		if (!opts.repeat)
+			probe_bad_usage("--repeat must be at least 1");
+		break;
+	case OPT_SEED:
+		opts.seed = probe_number("--random-seed", optarg, ULLONG_MAX);
+		seen->seed = true;
+		break;
+	case OPT_TIMEOUT:
+		opts.timeout_ms = probe_number("--timeout", optarg, INT_MAX);
+		break;
+	case OPT_HOLD:
+		opts.hold_ms = probe_number("--hold", optarg, INT_MAX);
+		break;
+	case OPT_WAIT:
+		opts.wait_s = probe_number("--wait", optarg, INT_MAX / 1000);
+		break;
+	case OPT_READ:
+		probe_parse_read(optarg);
+		break;
+	default:
+		return false;
+	}
+	return true;
+}
+
+/* Everything else: output, --help, --version, and getopt's complaints */
+static void probe_other_option(int c)
+{
+	switch (c) {
+	case OPT_JSON:
+		opts.json = true;
+		break;
+	case 'v':
+		opts.verbose = true;
+		break;
+	case 'h':
+		probe_usage(stdout);
+		exit(PROBE_OK);
+	case 'V':
+		printf("%s %s\n", prog, PROBE_VERSION);
+		exit(PROBE_OK);
+	default:
+		/* getopt_long() has already said what is wrong */
+		fprintf(stderr, "Try '%s --help'.\n", prog);
+		exit(PROBE_USAGE);
+	}
+}
+
+/* --listen [ADDR:]PORT: no SERVER, none of the active side's options */
+static void probe_check_listen(const struct probe_seen *seen, int argc)
+{
+	if (optind != argc)
+		probe_bad_usage("--listen takes no SERVER argument");
+	if (opts.repeat || seen->seed || opts.hold_ms || opts.nreads)
+		probe_bad_usage("%s: active side only",
+				"--repeat, --random-seed, --hold, --read");
+	if (seen->count && !opts.count)
+		probe_bad_usage("--count must be at least 1");
+	probe_split_target(opts.target, true);
+	if (opts.reject && (seen->pdata || seen->no_pdata || seen->sizes))
+		probe_bad_usage("--reject sends no private data; drop those options");
+}
+
+/* SERVER[:PORT]: exactly one, and none of the listener's options */
+static void probe_check_active(const struct probe_seen *seen, int argc,
+			       char **argv)
+{
+	if (optind == argc)
+		probe_bad_usage("no SERVER given");
+	if (optind + 1 != argc)
+		probe_bad_usage("one SERVER only (got '%s' too)",
+				argv[optind + 1]);
+	if (opts.reject || seen->count || opts.wait_s)
+		probe_bad_usage("--reject, --count and --wait are for --listen");
+	if (seen->seed && !opts.repeat)
+		probe_bad_usage("--random-seed needs --repeat");
+	if (opts.nreads && opts.repeat)
+		probe_bad_usage("--read works on one connection; drop --repeat");
+	if (seen->seed && (seen->pdata || seen->no_pdata || seen->sizes))
+		probe_bad_usage("--random-seed chooses the private data itself");
+	opts.target = argv[optind];
+	probe_split_target(opts.target, false);
+}
+
+/**
+ * probe_parse_args - Fill in opts from the command line
+ * @argc: from main()
+ * @argv: from main()
+ *
+ * Exits with PROBE_USAGE, after a message on stderr, on anything it
+ * does not accept; --help and --version print and exit with PROBE_OK.
+ * Each option is taken as it comes; how they combine is checked once
+ * all are in, so that the message names the conflict, not the order.
+ */
+void probe_parse_args(int argc, char **argv)
+{
+	struct probe_seen seen = { };
+	int c;
+
+	opts.lim.max_send = PROBE_DEFAULT_SIZE;
+	opts.lim.max_recv = PROBE_DEFAULT_SIZE;
+	opts.lim.remote_inv = true;
+	opts.timeout_ms = PROBE_DEFAULT_TIMEOUT;
+	snprintf(opts.port, sizeof(opts.port), "%s", PROBE_DEFAULT_PORT);
+
+	while ((c = getopt_long(argc, argv, "vhV", probe_longopts,
+				NULL)) != -1) {
+		if (!probe_pdata_option(c, &seen) &&
+		    !probe_run_option(c, &seen))
+			probe_other_option(c);
+	}
+
+	if (seen.pdata + seen.no_pdata + seen.sizes > 1)
+		probe_bad_usage("--pdata, --no-pdata and the size/R options exclude each other");
+	opts.raw = seen.pdata || seen.no_pdata;
+	if (seen.no_pdata)
+		opts.pdata_len = 0;
+	if (opts.timeout_ms <= 0)
+		probe_bad_usage("--timeout must be at least 1 ms");
+
+	if (opts.listen)
+		probe_check_listen(&seen, argc);
+	else
+		probe_check_active(&seen, argc, argv);
+	opts.random = seen.seed;
+	if (!*opts.port || strspn(opts.port, "0123456789") != strlen(opts.port) ||
+	    atol(opts.port) < 1 || atol(opts.port) > 65535)
+		probe_bad_usage("bad port '%s' (1..65535)", opts.port);
+}
+
+/**
+ * probe_local_pdata - The private data this host sends
+ * @pd: OUT: at least PROBE_PDATA_MAX octets
+ *
+ * The RFC 8797 message the size and R options describe, or the raw
+ * octets of --pdata (none for --no-pdata), as a connect request or as
+ * an accept: both sides send what the same options ask for.
+ *
+ * Return: the number of octets in @pd.
+ */
+size_t probe_local_pdata(u8 *pd)
+{
+	if (!opts.raw) {
+		rpcrdma_pdata_build(pd, &opts.lim);
+		return RPCRDMA_PDATA_V1_LEN;
+	}
+	memcpy(pd, opts.pdata, opts.pdata_len);
+	return opts.pdata_len;
+}
