@@ -193,8 +193,9 @@ static int probe_prepare(struct probe_conn *c, const struct addrinfo *ai,
 	return 0;
 }
 
-/* Send the connect request with @pd and wait for the server's answer,
- * kept in @o whatever it is. Return: 0 when established, else -1.
+/* Send the connect request with @pd and wait for the server's answer;
+ * an accept or a reject, with its private data, is kept in @o->reply.
+ * Return: 0 when established, else -1 with @o set.
  */
 static int probe_request(struct probe_conn *c, const u8 *pd, size_t pd_len,
 			 struct probe_outcome *o)
