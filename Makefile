@@ -17,6 +17,7 @@ KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print 
 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
 	kunit-module check lint vmtest demo bench fuzz tools siw matrix kernels ab \
+	patches patches-check \
 	buildroot-clean wireshark install-wireshark uninstall-wireshark $(KNAMES)
 
 all: module
@@ -87,6 +88,12 @@ $(KNAMES):
 buildroot-clean: ## delete the cached build roots (recreated on demand)
 	@for f in bookworm trixie sid; do $(TOP)/scripts/buildroot.sh remove $$f; done
 
+patches: ## build/patches/: the work as a git format-patch series against PATCHES_KVER's source (default trixie-backports)
+	@$(TOP)/scripts/patches.sh generate
+
+patches-check: patches ## apply the series patch by patch: build, checkpatch, KUnit, then VM scenarios 1 2 6 7 (PATCHES_VM=0: none)
+	@$(TOP)/scripts/patches.sh check
+
 check: ## everything CI runs
 	@$(TOP)/scripts/check.sh
 
@@ -103,6 +110,7 @@ help: ## this list
 		sed 's/\$$(KVER)/$(KVER)/g' | expand -t 24
 	@echo "  make <name>             the module for a kernel of the table: $(KNAMES)"
 	@echo "Variables: KVER=<release or name> KSRC=<kernel tree> FUZZ_SECONDS=<n>"
+	@echo "  PATCHES_KVER=<name or release> PATCHES_VM=0 PATCHES_KUNIT=first|last|both|none"
 	@echo "  VM_QEMU=system|backports|<path> VM_SMP=<n> MATRIX=\"<names>\" RPCRDMA_CM_CACHE=<dir>"
 	@echo "Kernels (scripts/kernels.tab; make kernels shows today's releases):"
 	@sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | \

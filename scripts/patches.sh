@@ -1,0 +1,563 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make patches` and `make patches-check`: the RFC 8797 work as a
+# git format-patch series against a kernel tree, for review upstream.
+#
+#   patches.sh generate   build/patches/: cover letter + one patch per
+#                         scripts/patches/NN-*.msg
+#   patches.sh check      apply the series patch by patch to a pristine
+#                         copy of the tree; after each: build
+#                         net/sunrpc/xprtrdma/, checkpatch --strict; KUnit
+#                         after the first and the last; then the module
+#                         built from the patched tree runs VM scenarios
+#
+# Nothing upstream is stored here. The series is generated at run time
+# from the kernel's own sources (KSRC, default Debian's linux-source of
+# the PATCHES_KVER kernel, trixie-backports: the newest the project
+# supports), the same Coccinelle rules and project files the drop-in
+# module is built from, and per patch scripts/patches/NN-*.msg:
+#
+#   File: <project path> [<tree path>]  project file this patch adds
+#   Objects: <obj>...                   added to rpcrdma-y
+#   Rules: <rule>...                    scripts/coccinelle/<rule>.cocci
+#   Hold: <tree path> <regex>           what this patch adds to a file an
+#                                       earlier patch added: the earlier
+#                                       patches carry the file without it
+#                                       (scripts/patches/carve.py)
+#   KUnit: yes                          the patch adds the KUnit suite
+#   ---
+#   <commit message>
+#
+# Patch N's tree = the pristine tree, rules of patches 1..N applied,
+# project files of patches 1..N with the Holds of patches N+1.. carved
+# out, and the Makefile/Kconfig lines for what is there. The last
+# patch's tree is therefore exactly what the drop-in module builds.
+#
+# Environment: PATCHES_KVER (kernel whose source and headers are used,
+# default trixie-backports), KSRC (another tree of the same version),
+# JOBS (default 2), PATCHES_VM=0 (check: skip the VM scenarios),
+# PATCHES_VM_SCENARIOS (default "1 2 6 7"), PATCHES_KUNIT=first|last|
+# both|none (check: when KUnit runs, default both), FORCE=1 (regenerate
+# even when no input changed).
+
+# The build root clears the environment: KVER arrives resolved there.
+if [ -z "${RPCRDMA_CM_ROOT:-}" ]; then
+	KVER=${PATCHES_KVER:-trixie-backports}
+	export KVER
+fi
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+set -o pipefail
+
+MSGDIR=$TOP/scripts/patches
+OUT=$BUILD/patches
+WORK=$OUT/.work
+JOBS=${JOBS:-2}
+# Out-of-tree only: the version stamp build-module.sh generates.
+ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.h\"$"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^MODULE_VERSION\\(")
+# Kbuild files the series edits (generated, never stored)
+KBUILD_FILES="net/sunrpc/xprtrdma/Makefile net/sunrpc/Makefile net/sunrpc/Kconfig"
+
+mapfile -t MSGS < <(ls "$MSGDIR"/[0-9][0-9]-*.msg 2>/dev/null)
+[ ${#MSGS[@]} -gt 0 ] || die "no scripts/patches/NN-*.msg: nothing describes the series"
+
+# series_patches: the generated patches, cover letter excluded.
+series_patches() {
+	local f
+	for f in "$OUT"/00[0-9][0-9]-*.patch; do
+		[ -e "$f" ] && [ "${f##*/}" != 0000-cover-letter.patch ] && echo "$f"
+	done
+}
+
+# hdr MSG KEY: the values of KEY: lines of MSG's header, one per line.
+hdr() { sed -n "1,/^---\$/ s/^$2: *//p" "$1"; }
+
+# rule_path RULE TARGET: where a rule's "// Target:" lives in the tree
+# (build-module.sh copies the xprtrdma directory and svc_rdma.h).
+rule_path() {
+	case $2 in
+	include/*) echo "$2" ;;
+	*) echo "net/sunrpc/xprtrdma/$2" ;;
+	esac
+}
+
+# apply_rule RULE DIR: spatch RULE over its targets in DIR, then check
+# its Expect/Absent lines exactly as build-module.sh does.
+apply_rule() {
+	local rule=$TOP/scripts/coccinelle/$1.cocci dir=$2 t p line f want
+	[ -e "$rule" ] || die "scripts/patches names rule $1, but there is no scripts/coccinelle/$1.cocci"
+	for t in $(sed -n 's|^// Target: *||p' "$rule"); do
+		p=$(rule_path "$1" "$t")
+		[ -e "$dir/$p" ] || die "rule $1: $p is not in the tree"
+		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
+			"$dir/$p" >"$OUT/spatch-$1.log" 2>&1 ||
+			{ cat "$OUT/spatch-$1.log" >&2; die "rule $1: spatch failed on $p"; }
+	done
+	while IFS= read -r line; do
+		f=$(rule_path "$1" "${line%% *}")
+		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
+		tr -s ' \t' '  ' <"$dir/$f" | grep -F -- "$want" >/dev/null ||
+			die "rule $1 no longer applies to this kernel: $f lacks '$want' (see scripts/coccinelle/$1.cocci)"
+	done < <(sed -n 's|^// Expect: *||p' "$rule")
+	while IFS= read -r line; do
+		f=$(rule_path "$1" "${line%% *}")
+		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
+		if tr -s ' \t' '  ' <"$dir/$f" | grep -F -- "$want" >/dev/null; then
+			die "rule $1 did not fully apply: $f still has '$want' (see scripts/coccinelle/$1.cocci)"
+		fi
+	done < <(sed -n 's|^// Absent: *||p' "$rule")
+}
+
+# insert_after FILE ANCHOR-ERE TEXT: insert TEXT after the first line of
+# FILE matching ANCHOR (a paragraph ends at the next blank line when
+# ANCHOR starts a Kconfig block).
+insert_after() {
+	local file=$1 anchor=$2 text=$3 tmp
+	grep -qE "$anchor" "$file" ||
+		die "cannot find '$anchor' in ${file#"$WORK"/}: this kernel's Kbuild files changed shape; adapt scripts/patches.sh"
+	tmp=$(mktemp) || die "mktemp failed"
+	TEXT=$text awk -v re="$anchor" '
+		{print}
+		!done && $0 ~ re {print ENVIRON["TEXT"]; done = 1}' "$file" >"$tmp"
+	mv "$tmp" "$file"
+}
+
+# kconfig_entry: the test's Kconfig entry, from kunit/Kconfig without
+# its comment header; in tree it needs SUNRPC to be descended into.
+kconfig_entry() {
+	printf '\n'
+	sed -e '/^#/d' -e '/^$/{1d}' "$TOP/kunit/Kconfig" |
+		sed -e 's/^\tdepends on KUNIT$/\tdepends on KUNIT \&\& SUNRPC/' |
+		sed -e '/./,$!d'
+}
+
+# stage N: make $WORK the tree of patch N (on top of patch N-1's).
+stage() {
+	local n=$1 i m objs='' kunit='' f src dst p
+	local -a holds=() files=()
+	for ((i = 0; i < n; i++)); do
+		m=${MSGS[$i]}
+		objs+=" $(hdr "$m" Objects | tr '\n' ' ')"
+		[ "$(hdr "$m" KUnit)" = yes ] && kunit=yes
+		mapfile -t -O ${#files[@]} files < <(hdr "$m" File)
+	done
+	for ((i = n; i < ${#MSGS[@]}; i++)); do
+		mapfile -t -O ${#holds[@]} holds < <(hdr "${MSGS[$i]}" Hold)
+	done
+	holds+=("${ALWAYS_HOLD[@]}")
+
+	# upstream files: this patch's rules on top of the previous tree
+	for r in $(hdr "${MSGS[$((n - 1))]}" Rules); do
+		apply_rule "$r" "$WORK"
+	done
+
+	# project files, with later patches' pieces carved out
+	for f in "${files[@]}"; do
+		read -r src dst <<<"$f"
+		dst=${dst:-$src}
+		[ -e "$TOP/$src" ] || die "${MSGS[$((n - 1))]##*/}: no $src in the project"
+		mkdir -p "$(dirname "$WORK/$dst")"
+		cp "$TOP/$src" "$WORK/$dst"
+	done
+	for f in "${files[@]}"; do
+		read -r src dst <<<"$f"
+		dst=${dst:-$src}
+		local -a rx=()
+		for h in "${holds[@]}"; do
+			[ "${h%% *}" = "$dst" ] && rx+=("${h#* }")
+		done
+		[ ${#rx[@]} -eq 0 ] && continue
+		python3 "$MSGDIR/carve.py" "$WORK/$dst" "${rx[@]}" ||
+			die "carving $dst for patch $n failed (a Hold: of scripts/patches/ no longer matches the project file)"
+	done
+
+	# Kbuild: pristine files plus the lines for what this tree holds
+	for p in $KBUILD_FILES; do
+		cp "$KSRC_DIR/$p" "$WORK/$p"
+	done
+	objs=$(echo "$objs" | xargs)
+	if [ -n "$objs" ]; then
+		printf '\nrpcrdma-y += %s\n' "$objs" >>"$WORK/net/sunrpc/xprtrdma/Makefile"
+	fi
+	if [ -n "$kunit" ]; then
+		cat >>"$WORK/net/sunrpc/xprtrdma/Makefile" <<-'EOF'
+
+			obj-$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += rpcrdma_pdata_kunit.o
+			rpcrdma_pdata_kunit-y := rpcrdma_pdata_test.o rpcrdma_pdata.o
+		EOF
+		insert_after "$WORK/net/sunrpc/Makefile" \
+			'^obj-\$\(CONFIG_SUNRPC_XPRT_RDMA\) \+= xprtrdma/' \
+			'obj-$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += xprtrdma/'
+		kconfig_block "$WORK/net/sunrpc/Kconfig"
+		cp "$MSGDIR/kunitconfig" "$WORK/net/sunrpc/xprtrdma/.kunitconfig"
+	fi
+}
+
+# kconfig_block FILE: the test's entry after SUNRPC_XPRT_RDMA's block.
+kconfig_block() {
+	local file=$1 tmp
+	grep -q '^config SUNRPC_XPRT_RDMA$' "$file" ||
+		die "no 'config SUNRPC_XPRT_RDMA' in net/sunrpc/Kconfig of this kernel; adapt scripts/patches.sh"
+	tmp=$(mktemp) || die "mktemp failed"
+	TEXT=$(kconfig_entry) awk '
+		/^config SUNRPC_XPRT_RDMA$/ {inblk = 1; print; next}
+		inblk && /^(config|menuconfig|endmenu|if|endif|source|comment)/ {
+			print ENVIRON["TEXT"]; print ""; inblk = 0; done = 1}
+		{print}
+		END {if (inblk && !done) print ENVIRON["TEXT"]}' "$file" |
+		cat -s >"$tmp"
+	mv "$tmp" "$file"
+}
+
+# inputs_stamp: everything the series is generated from.
+inputs_stamp() {
+	{
+		echo "$KVER $(headers_version) $KSRC_DIR $*"
+		cat "$0" "$MSGDIR"/* "$TOP"/scripts/coccinelle/*.cocci \
+			"$TOP"/net/sunrpc/xprtrdma/* "$TOP"/kunit/*
+		find "$TOP/include" -type f -print0 | sort -z | xargs -0 cat
+	} | sha256sum | cut -d' ' -f1
+}
+
+# cover_letter FILE: fill format-patch's template from scripts/patches/cover.txt.
+cover_letter() {
+	local file=$1 subject blurb maint tmp
+	subject=$(sed -n 's/^Subject: *//p' "$MSGDIR/cover.txt" | head -1)
+	local -a series
+	mapfile -t series < <(series_patches)
+	maint=$(cd "$KSRC_DIR" && perl scripts/get_maintainer.pl --no-git \
+		"${series[@]}" 2>/dev/null | sed 's/^/  /') || true
+	[ -n "$maint" ] || die "scripts/get_maintainer.pl --no-git gave nothing for the series (run in $KSRC_DIR)"
+	blurb=$(sed '1,/^---$/d' "$MSGDIR/cover.txt" |
+		sed -e "s|@BASE@|Linux $(makefile_version "$KSRC_DIR") (${KSRC_LABEL})|")
+	tmp=$(mktemp) || die "mktemp failed"
+	BLURB=$blurb MAINT=$maint SUBJ=$subject awk '
+		/\*\*\* SUBJECT HERE \*\*\*/ {sub(/\*\*\* SUBJECT HERE \*\*\*/, ENVIRON["SUBJ"])}
+		/^\*\*\* BLURB HERE \*\*\*$/ {
+			n = split(ENVIRON["BLURB"], b, "\n")
+			for (i = 1; i <= n; i++) {
+				if (b[i] == "@GET_MAINTAINER@") print ENVIRON["MAINT"]
+				else print b[i]
+			}
+			next
+		}
+		{print}' "$file" >"$tmp"
+	mv "$tmp" "$file"
+}
+
+# do_generate NAME EMAIL: (in the build root when one is needed)
+do_generate() {
+	local name=$1 email=$2 n m stamp t0=$SECONDS p
+	ensure_headers
+	ensure_ksrc
+	need_pkgs coccinelle git python3 perl
+	if [ -n "${KSRC:-}" ]; then
+		KSRC_LABEL="KSRC=$KSRC"
+	else
+		KSRC_LABEL="Debian's linux-source-$(headers_version | cut -d. -f1-2) for $KVER"
+	fi
+	mkdir -p "$OUT"
+	exec 9>"$OUT/.lock"
+	flock 9 || die "cannot lock $OUT/.lock"
+	stamp=$(inputs_stamp "$name" "$email")
+	if [ -z "${FORCE:-}" ] && [ "$(cat "$OUT/.stamp" 2>/dev/null)" = "$stamp" ] &&
+	   ls "$OUT"/0000-cover-letter.patch >/dev/null 2>&1; then
+		msg "patches: build/patches/ is up to date ($(ls "$OUT"/0*.patch | wc -l) files)"
+		return 0
+	fi
+	rm -f "$OUT"/*.patch "$OUT/.stamp" "$OUT"/spatch-*.log
+	rm -rf "$WORK"
+	msg "patches: series against Linux $(makefile_version "$KSRC_DIR") from $KSRC_LABEL"
+
+	# The base: pristine copies of every file the series touches.
+	mkdir -p "$WORK"
+	for m in "${MSGS[@]}"; do
+		for r in $(hdr "$m" Rules); do
+			for t in $(sed -n 's|^// Target: *||p' "$TOP/scripts/coccinelle/$r.cocci"); do
+				p=$(rule_path "$r" "$t")
+				mkdir -p "$(dirname "$WORK/$p")"
+				cp "$KSRC_DIR/$p" "$WORK/$p" || die "no $p in $KSRC_DIR"
+			done
+		done
+	done
+	for p in $KBUILD_FILES; do
+		mkdir -p "$(dirname "$WORK/$p")"
+		cp "$KSRC_DIR/$p" "$WORK/$p" || die "no $p in $KSRC_DIR"
+	done
+	git -C "$WORK" init -q -b base || die "git init failed in $WORK"
+	gitw() {
+		git -C "$WORK" -c user.name="$name" -c user.email="$email" \
+			-c commit.gpgsign=false "$@"
+	}
+	gitw add -A && gitw commit -q -m "Linux $(makefile_version "$KSRC_DIR")" ||
+		die "cannot commit the base tree in $WORK"
+
+	for ((n = 1; n <= ${#MSGS[@]}; n++)); do
+		m=${MSGS[$((n - 1))]}
+		stage "$n"
+		gitw add -A || die "git add failed in $WORK"
+		gitw diff --cached --quiet &&
+			die "${m##*/} changes nothing: check its File:, Rules: and Hold: lines"
+		sed '1,/^---$/d' "$m" | {
+			cat
+			printf '\nSigned-off-by: %s <%s>\n' "$name" "$email"
+		} | gitw commit -q --cleanup=strip -F - ||
+			die "cannot commit patch $n (${m##*/})"
+		msg "  $n: $(gitw log -1 --format=%s)"
+	done
+
+	gitw format-patch -q --cover-letter --no-signature -o "$OUT" base..HEAD ||
+		die "git format-patch failed"
+	cover_letter "$OUT/0000-cover-letter.patch"
+	echo "$stamp" >"$OUT/.stamp"
+	msg "patches: $(ls "$OUT"/0*.patch | wc -l) files in build/patches/ ($((SECONDS - t0)) s)"
+	(cd "$OUT" && ls -1 0*.patch) | sed 's/^/    /' >&2
+}
+
+# --- check ---------------------------------------------------------------
+
+CK_LOG=$OUT/check
+
+# reset_tree TREE: every file any series touched back to the pristine
+# tree's (files the series added removed). rm before cp: the tree is
+# hard links to the shared source cache, which must never be written.
+reset_tree() {
+	local tree=$1 p
+	[ -e "$tree/.rpcrdma-touched" ] || return 0
+	while IFS= read -r p; do
+		[ -n "$p" ] || continue
+		if [ -e "$KSRC_DIR/$p" ]; then
+			cmp -s "$KSRC_DIR/$p" "$tree/$p" && continue
+			rm -f "$tree/$p"
+			cp "$KSRC_DIR/$p" "$tree/$p" || die "cannot restore $p in $tree"
+		else
+			rm -f "$tree/$p"
+		fi
+	done <"$tree/.rpcrdma-touched"
+	rm -f "$tree/.rpcrdma-touched"
+}
+
+# kmake ARGS...: make in the patched tree, objects in $OBJ.
+kmake() {
+	make -C "$TREE" O="$OBJ" LOCALVERSION="$LOCALV" -j"$JOBS" "$@"
+}
+
+# prepare_tree: $TREE (pristine, hard links) and $OBJ (configured from
+# Debian's .config of $KVER + olddefconfig + modules_prepare), once.
+prepare_tree() {
+	local cfg=/lib/modules/$KVER/build/.config key
+	[ -e "$cfg" ] || die "no $cfg: the headers of $KVER carry no .config"
+	if [ ! -e "$TREE/.rpcrdma-origin" ] ||
+	   [ "$(cat "$TREE/.rpcrdma-origin")" != "$KSRC_DIR $(stat -c %Y "$KSRC_DIR/Makefile")" ]; then
+		msg "check: linking a pristine copy of $KSRC_DIR (hard links)"
+		rm -rf "$TREE" "$TREE.tmp" "$OBJ" "$UML"
+		cp -al "$KSRC_DIR" "$TREE.tmp" || die "cannot link $KSRC_DIR into $TREE.tmp"
+		rm -f "$TREE.tmp/.extracted"
+		[ ! -e "$TREE.tmp/.config" ] ||
+			die "$KSRC_DIR is configured in place; kunit.py and O= builds need a clean source tree (make mrproper there, or pass another KSRC)"
+		mv "$TREE.tmp" "$TREE"
+		echo "$KSRC_DIR $(stat -c %Y "$KSRC_DIR/Makefile")" >"$TREE/.rpcrdma-origin"
+	fi
+	reset_tree "$TREE"
+	key="$KVER $(sha256sum <"$cfg" | cut -d' ' -f1) $(gcc --version | head -1)"
+	if [ "$(cat "$OBJ/.rpcrdma-config" 2>/dev/null)" != "$key" ]; then
+		msg "check: configuring from $KVER's .config + olddefconfig, modules_prepare (once, a few minutes)"
+		rm -rf "$OBJ"
+		mkdir -p "$OBJ"
+		cp "$cfg" "$OBJ/.config"
+		# No debug info: faster, and nothing here needs it.
+		"$TREE/scripts/config" --file "$OBJ/.config" -d DEBUG_INFO \
+			-d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_DWARF4 \
+			-d DEBUG_INFO_DWARF5 -e DEBUG_INFO_NONE -d DEBUG_INFO_BTF \
+			-d MODULE_SIG_ALL || die "scripts/config failed"
+		kmake olddefconfig >"$CK_LOG/prepare.log" 2>&1 ||
+			{ tail -20 "$CK_LOG/prepare.log" >&2; die "olddefconfig failed; see build/patches/check/prepare.log"; }
+		kmake modules_prepare >>"$CK_LOG/prepare.log" 2>&1 ||
+			{ tail -20 "$CK_LOG/prepare.log" >&2; die "modules_prepare failed; see build/patches/check/prepare.log"; }
+		# symbol versions of the running kernel, for modpost
+		cp "/lib/modules/$KVER/build/Module.symvers" "$OBJ/" ||
+			die "no Module.symvers in /lib/modules/$KVER/build"
+		echo "$key" >"$OBJ/.rpcrdma-config"
+	fi
+	[ "$(cat "$OBJ/include/config/kernel.release")" = "$KVER" ] ||
+		die "the configured tree's release is $(cat "$OBJ/include/config/kernel.release"), not $KVER: its modules would not load; remove $OBJ and retry"
+}
+
+# run_kunit WHEN: the suite with the tree's kunit.py (ARCH=um).
+run_kunit() {
+	local when=$1 log=$CK_LOG/kunit-$1.log t0=$SECONDS summary
+	msg "check: KUnit after the $when patch (kunit.py, ARCH=um, build dir in the cache)"
+	(cd "$TREE" && PYTHONDONTWRITEBYTECODE=1 python3 tools/testing/kunit/kunit.py run \
+		--arch=um --kunitconfig=net/sunrpc/xprtrdma --build_dir="$UML" \
+		--jobs="$JOBS" </dev/null >"$log" 2>&1)
+	local rc=$?
+	summary=$(sed -E 's/\x1b\[[0-9;]*m//g' "$log" | grep -oE 'Ran [0-9]+ tests.*' | tail -1)
+	if [ $rc -ne 0 ] || [ -z "$summary" ]; then
+		tail -30 "$log" >&2
+		RESULTS+=("kunit ($when patch): FAILED (see build/patches/check/kunit-$when.log)")
+		FAILED=1
+		return
+	fi
+	RESULTS+=("kunit ($when patch): $summary ($((SECONDS - t0)) s)")
+	msg "check: kunit: $summary ($((SECONDS - t0)) s)"
+}
+
+# do_check: (in the build root when one is needed)
+do_check() {
+	local n patch t0 line cp_total rc p touched
+	ensure_headers
+	ensure_ksrc
+	need_pkgs git python3 perl make gcc flex bison bc
+	[ -e "$OUT/0000-cover-letter.patch" ] || die "no series in build/patches/; run 'make patches' first"
+	mapfile -t PATCHES < <(series_patches)
+	[ ${#PATCHES[@]} -gt 0 ] || die "build/patches/ holds no patch besides the cover letter; run 'make patches'"
+	local hv
+	hv=$(headers_version)
+	LOCALV=${KVER#"$hv"}
+	PCACHE=$RPCRDMA_CM_CACHE/src/patches-check-$hv
+	TREE=$PCACHE/linux
+	OBJ=$PCACHE/obj
+	UML=$PCACHE/uml
+	mkdir -p "$CK_LOG" "$PCACHE"
+	rm -f "$CK_LOG"/*.log "$CK_LOG/results.txt" "$OUT/rpcrdma.ko"
+	exec 8>"$PCACHE.lock"
+	flock 8 || die "cannot lock $PCACHE.lock"
+	prepare_tree
+
+	touched=$(grep -h '^diff --git a/' "${PATCHES[@]}" | awk '{print substr($3, 3)}' | sort -u)
+	printf '%s\n' "$touched" >"$TREE/.rpcrdma-touched"
+
+	RESULTS=()
+	FAILED=0
+	local kunit=${PATCHES_KUNIT:-both}
+	for ((n = 1; n <= ${#PATCHES[@]}; n++)); do
+		patch=${PATCHES[$((n - 1))]}
+		t0=$SECONDS
+		msg "check: [$n/${#PATCHES[@]}] $(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$patch")"
+		(cd "$TREE" && git apply --check "$patch" 2>"$CK_LOG/apply-$n.log" &&
+			git apply "$patch" 2>>"$CK_LOG/apply-$n.log") ||
+			{ cat "$CK_LOG/apply-$n.log" >&2; die "patch $n does not apply to the tree of the patches before it: ${patch##*/}"; }
+
+		kmake net/sunrpc/xprtrdma/ >"$CK_LOG/build-$n.log" 2>&1
+		rc=$?
+		line="patch $n: build"
+		if [ $rc -ne 0 ]; then
+			grep -E 'error' "$CK_LOG/build-$n.log" | head -20 >&2
+			line+=" FAILED"
+			FAILED=1
+		elif grep -q 'warning:' "$CK_LOG/build-$n.log"; then
+			grep -A3 'warning:' "$CK_LOG/build-$n.log" >&2
+			line+=" ok with $(grep -c 'warning:' "$CK_LOG/build-$n.log") warnings"
+			FAILED=1
+		else
+			line+=" ok ($(grep -cE '^ +CC' "$CK_LOG/build-$n.log") objects compiled)"
+		fi
+
+		(cd "$TREE" && perl scripts/checkpatch.pl --strict --showfile "$patch") \
+			>"$CK_LOG/checkpatch-$n.log" 2>&1
+		cp_total=$(grep -E '^total: ' "$CK_LOG/checkpatch-$n.log" | tail -1)
+		[ -n "$cp_total" ] || cp_total="checkpatch gave no total"
+		line+=", checkpatch --strict: ${cp_total#total: }"
+		if ! grep -qE '^total: 0 errors, 0 warnings, 0 checks' "$CK_LOG/checkpatch-$n.log"; then
+			grep -E '^(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$n.log" >&2
+			if ! checkpatch_justified "$n"; then
+				FAILED=1
+			else
+				line+=" (justified in the cover letter)"
+			fi
+		fi
+		line+=" ($((SECONDS - t0)) s)"
+		RESULTS+=("$line")
+		msg "check: $line"
+
+		if { [ "$n" -eq 1 ] && [[ $kunit =~ ^(first|both)$ ]]; } ||
+		   { [ "$n" -eq ${#PATCHES[@]} ] && [[ $kunit =~ ^(last|both)$ ]]; }; then
+			if [ "$n" -eq 1 ]; then run_kunit first; else run_kunit last; fi
+		fi
+	done
+
+	# The module from the fully patched tree, for the VM scenarios.
+	t0=$SECONDS
+	if kmake net/sunrpc/xprtrdma/rpcrdma.ko >"$CK_LOG/module.log" 2>&1 &&
+	   [ -e "$OBJ/net/sunrpc/xprtrdma/rpcrdma.ko" ]; then
+		cp "$OBJ/net/sunrpc/xprtrdma/rpcrdma.ko" "$OUT/rpcrdma.ko"
+		p=$(modinfo -F vermagic "$OUT/rpcrdma.ko" 2>/dev/null)
+		if [ "${p%% *}" = "$KVER" ]; then
+			RESULTS+=("module: build/patches/rpcrdma.ko, vermagic $p ($((SECONDS - t0)) s)")
+		else
+			RESULTS+=("module: vermagic '$p' is not $KVER's")
+			FAILED=1
+		fi
+	else
+		tail -20 "$CK_LOG/module.log" >&2
+		RESULTS+=("module: FAILED (build/patches/check/module.log)")
+		FAILED=1
+	fi
+	reset_tree "$TREE"
+	printf '%s\n' "${RESULTS[@]}" >"$CK_LOG/results.txt"
+	[ "$FAILED" -eq 0 ] || { printf '  %s\n' "${RESULTS[@]}" >&2; die "patches-check failed (logs in build/patches/check/)"; }
+}
+
+# checkpatch_justified N: every remaining checkpatch message of patch N
+# is one the cover letter (scripts/patches/cover.txt) explains: each
+# "Checkpatch-Justified: N <text>" line of cover.txt's header names
+# the patch and a fixed string the message contains.
+checkpatch_justified() {
+	local n=$1 m j ok=0 found
+	while IFS= read -r m; do
+		found=0
+		while IFS= read -r j; do
+			[ -n "$j" ] && [[ $m == *"$j"* ]] && found=1
+		done < <(sed -n "1,/^---\$/ s/^Checkpatch-Justified: $n //p" "$MSGDIR/cover.txt")
+		if [ $found -eq 0 ]; then
+			warn "patch $n: checkpatch says '$m', and the cover letter does not justify it"
+			ok=1
+		fi
+	done < <(grep -E '^(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$n.log")
+	return $ok
+}
+
+# --- main ----------------------------------------------------------------
+
+cmd=${1:-}
+case $cmd in
+generate)
+	name=$(git -C "$TOP" config user.name) ||
+		die "git config user.name is not set: the patches need a Signed-off-by (git config --global user.name 'Your Name')"
+	email=$(git -C "$TOP" config user.email) ||
+		die "git config user.email is not set: the patches need a Signed-off-by (git config --global user.email you@example.org)"
+	"$0" _generate "$name" "$email"
+	;;
+check)
+	t0=$SECONDS
+	"$0" _check || exit 1
+	if [ "${PATCHES_VM:-1}" = 0 ]; then
+		msg "patches-check: VM scenarios skipped (PATCHES_VM=0)"
+	else
+		[ -e "$OUT/rpcrdma.ko" ] || die "no build/patches/rpcrdma.ko after the check"
+		sc=${PATCHES_VM_SCENARIOS:-1 2 6 7}
+		msg "patches-check: VM scenarios $sc with the module built from the patched tree"
+		RPCRDMA_KO=$OUT/rpcrdma.ko make --no-print-directory -C "$TOP" vmtest \
+			KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest.log"
+		rc=${PIPESTATUS[0]}
+		summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest.log" | tail -1)
+		echo "vmtest ($sc) with build/patches/rpcrdma.ko: ${summary:-no summary} (exit $rc)" \
+			>>"$CK_LOG/results.txt"
+		[ "$rc" -eq 0 ] || die "VM scenarios $sc failed with the module from the patched tree; see build/patches/check/vmtest.log"
+	fi
+	msg "patches-check passed in $((SECONDS - t0)) s:"
+	sed 's/^/  /' "$CK_LOG/results.txt" >&2
+	;;
+_generate)
+	shift
+	kbuild_enter _generate "$@"
+	do_generate "$@"
+	;;
+_check)
+	kbuild_enter _check
+	do_check
+	;;
+*) die "usage: patches.sh generate|check (make patches, make patches-check)" ;;
+esac
