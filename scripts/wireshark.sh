@@ -114,6 +114,32 @@ run_pcap() {
 	msg "wireshark: $name: $n frames, $bad wrong"
 }
 
+# run_vm_pcaps: the pcaps of the newest VM run of each kernel
+# (build/vm/<release>/logs/latest/<pair>/wire.pcap, when make vmtest
+# recorded them): every CM REQ/REP and MPA request/reply must decode
+# without a Lua error, and say what the debugfs line of the receiving
+# side, logged by the same pair, reports (scripts/vm/wirecheck.py
+# --pdata-only). Adds to the cases and failed counters.
+run_vm_pcaps() {
+	local pcap dir out n=0
+
+	for pcap in "$BUILD"/vm/*/logs/latest/*/wire.pcap; do
+		[ -s "$pcap" ] || continue
+		dir=$(dirname "$pcap")
+		n=$((n + 1))
+		cases=$((cases + 1))
+		if out=$(python3 scripts/vm/wirecheck.py --pdata-only \
+			--lua "$PLUGIN" --home "$OUT/home" "$dir" 2>&1); then
+			msg "wireshark: ${dir#"$BUILD"/vm/}: ${out#wire: }"
+		else
+			echo "FAIL ${pcap#"$TOP"/}:"
+			printf '%s\n' "$out" | head -5
+			failed=$((failed + 1))
+		fi
+	done
+	[ $n -gt 0 ] || msg "wireshark: no VM pcap to decode (make vmtest records them)"
+}
+
 do_test() {
 	local seed=${WIRESHARK_SEED:-$((RANDOM * 32768 + RANDOM))}
 	local count=${WIRESHARK_RANDOM:-3000} name
@@ -138,6 +164,7 @@ do_test() {
 			die "wireshark: text2pcap failed; see $OUT/$name.t2p"
 		run_pcap "$name"
 	done <"$OUT/gen.log"
+	run_vm_pcaps
 	echo "wireshark: $cases cases, $failed failed"
 	[ "$failed" -eq 0 ]
 }

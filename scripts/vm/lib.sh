@@ -426,6 +426,12 @@ vm_pair() {
 		VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }kernel: $(echo "$bad" | paste -sd';' -)"
 		rc=1
 	fi
+	# Wire assertions on the pair's capture (wirecheck.sh; VM_WIRECHECK=0 skips)
+	if [ "${VM_WIRECHECK:-1}" != 0 ] && [ -s "$dir/wire.pcap" ]; then
+		"$VMDIR/wirecheck.sh" "$dir" "$VM_RDMA" >"$dir/wire.txt" 2>&1 ||
+			{ rc=1; VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }$(grep -m1 -E '^(wire FAIL|error)' "$dir/wire.txt")"; }
+		sed 's/^/    /' "$dir/wire.txt" >&2
+	fi
 	[ $rc -eq 0 ] || VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/})"
 	return $rc
 }

@@ -13,7 +13,9 @@
 # Oops/Call Trace/general protection.
 #
 #   VMTEST_ONLY="1 3"   run only the scenarios whose number or name matches
-#   VM_PCAP=1           keep a pcap per pair (<logs>/<pair>/wire.pcap)
+#   VM_PCAP=1           keep a pcap per pair (<logs>/<pair>/wire.pcap) and
+#                       check the wire (wirecheck.sh); the default here,
+#                       VM_PCAP= turns both off, VM_WIRECHECK=0 the check
 #   VM_VERBOSE=1        print every guest status line
 #   RPCRDMA_KO, VM_RDMA, VM_TIMEOUT: see lib.sh
 # Exit status: 0 when every scenario passed.
@@ -55,6 +57,8 @@ selected() { # selected FILE
 	return 1
 }
 
+# A pcap per pair, checked by wirecheck.sh after the pair (lib.sh)
+export VM_PCAP=${VM_PCAP-1}
 [ "${RPCRDMA_KO:-}" = stock ] &&
 	warn "RPCRDMA_KO=stock: the scenarios expect this project's module and will fail"
 vm_prepare

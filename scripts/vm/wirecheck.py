@@ -1,0 +1,664 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Wire assertions for one VM pair (scripts/vm/wirecheck.sh runs this).
+
+Reads the pair's wire.pcap with tshark: Wireshark's own infiniband,
+iwarp_mpa/iwarp_ddp_rdmap and rpcordma (RPC-over-RDMA) dissectors plus
+tools/wireshark/rpcrdma_cm.lua for the RFC 8797 private data. Then, from
+the wire alone, with the guests' debugfs lines (RPCRDMA-CONN in the
+console logs) only as the thing to compare with:
+
+  pdata   the private data each side sent (REQ/REP, MPA request/reply)
+          is what the other side's debugfs line reports as peer_*;
+  swi     a Reply goes as Send With Invalidate exactly when both sides
+          set R and the Call's chunks all carry one R_key (the one the
+          IETH names); with R clear on either side, never;
+  inline  no Send is longer than the threshold the two messages give
+          for its direction (min(send, peer recv), 1024 when absent),
+          multi-packet Sends reassembled per QP;
+  short   a Reply to a Call that offered a Reply chunk is RDMA_MSG with
+          the Reply chunk echoed with zero lengths when the server has
+          short_replies on and it fits; otherwise RDMA_NOMSG using the
+          chunk.
+
+Prints "wire: ..." counts on one line and "wire FAIL: ..." lines; exit
+status 0 (pass), 1 (an assertion failed), 2 (cannot check).
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+
+FMT_ERR = "wire FAIL: "
+SIZE_MIN = 1024
+
+# IBTA RC opcodes (BTH): the Send family
+SEND_FIRST, SEND_MIDDLE, SEND_LAST, SEND_LAST_IMM = 0x00, 0x01, 0x02, 0x03
+SEND_ONLY, SEND_ONLY_IMM = 0x04, 0x05
+SEND_LAST_INV, SEND_ONLY_INV = 0x16, 0x17
+SEND_OPS = {SEND_FIRST, SEND_MIDDLE, SEND_LAST, SEND_LAST_IMM, SEND_ONLY,
+            SEND_ONLY_IMM, SEND_LAST_INV, SEND_ONLY_INV}
+# octets after the BTH before the payload, per Send opcode
+SEND_EXT = {SEND_LAST_IMM: 4, SEND_ONLY_IMM: 4, SEND_LAST_INV: 4,
+            SEND_ONLY_INV: 4}
+BTH_LEN, UDP_LEN, ICRC_LEN = 12, 8, 4
+CM_CLASS = 0x07
+ATTR_REQ, ATTR_REP = 0x0010, 0x0013
+# RDMAP opcodes (RFC 5040): Send, Send with Invalidate, with SE
+RDMAP_SEND_OPS = {0x3: False, 0x4: True, 0x5: False, 0x6: True}
+DDP_UNTAGGED_HDR = 18       # control 2, Inv STag 4, QN 4, MSN 4, MO 4
+# RPC-over-RDMA message types
+RDMA_MSG, RDMA_NOMSG, RDMA_ERROR = 0, 1, 4
+
+ROCE_FIELDS = [
+    "frame.number", "ip.src", "udp.length", "infiniband.bth.opcode",
+    "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.bth.padcnt",
+    "infiniband.ieth", "infiniband.mad.mgmtclass", "infiniband.mad.attributeid",
+    "infiniband.cm.req", "infiniband.cm.req.localqpn",
+    "infiniband.cm.req.ip_cm.sport", "infiniband.cm.rep",
+    "infiniband.cm.rep.remotecommid", "infiniband.cm.rep.localqpn",
+]
+MPA_FIELDS = [
+    "frame.number", "ip.src", "tcp.srcport", "tcp.dstport",
+    "iwarp_mpa.key.req", "iwarp_mpa.key.rep", "iwarp_rdma.opcode",
+    "iwarp_ddp.qn", "iwarp_ddp.msn", "iwarp_ddp.mo", "iwarp_ddp.last_flag",
+    "iwarp_mpa.ulpdulength", "iwarp_rdma.inval_stag",
+]
+COMMON_FIELDS = [
+    "rpcrdma_cm.carrier", "rpcrdma_cm.status", "rpcrdma_cm.r",
+    "rpcrdma_cm.send_size", "rpcrdma_cm.recv_size",
+    "rpcordma.xid", "rpcordma.msg_type", "rpcordma.reads_count",
+    "rpcordma.writes_count", "rpcordma.reply_count",
+    "rpcordma.segment_count", "rpcordma.rdma_handle",
+    "rpcordma.rdma_length", "_ws.lua.error",
+]
+ROCE_FILTER = ("infiniband.mad.mgmtclass == 0x07 || "
+               "infiniband.bth.opcode <= 5 || infiniband.bth.opcode == 22 || "
+               "infiniband.bth.opcode == 23")
+MPA_FILTER = ("iwarp_mpa.key.req || iwarp_mpa.key.rep || "
+              "(iwarp_ddp.qn == 0 && iwarp_rdma.opcode >= 3 && "
+              "iwarp_rdma.opcode <= 6)")
+
+
+def num(s):
+    """tshark number (decimal, 0x hex, True/False) or None."""
+    if s is None or s == "":
+        return None
+    if s in ("True", "False"):
+        return int(s == "True")
+    return int(s, 0)
+
+
+def nums(s):
+    return [num(x) for x in s.split(",")] if s else []
+
+
+class Msg:
+    """The RFC 8797 verdict on one private data buffer."""
+
+    def __init__(self, row):
+        self.status = row.get("rpcrdma_cm.status") or "none"
+        self.r = num(row.get("rpcrdma_cm.r")) or 0
+        self.send = num(row.get("rpcrdma_cm.send_size"))
+        self.recv = num(row.get("rpcrdma_cm.recv_size"))
+
+    def present(self):
+        return self.status == "present"
+
+    def eff(self):
+        """(R, send, recv) the receiver applies (RFC 8797 5.1)."""
+        if self.present():
+            return self.r, self.send, self.recv
+        return 0, SIZE_MIN, SIZE_MIN
+
+    def __str__(self):
+        if self.present():
+            return "R=%d send %d recv %d" % (self.r, self.send, self.recv)
+        return self.status
+
+
+class Conn:
+    def __init__(self, n):
+        self.n = n
+        self.req = self.rep = None      # Msg
+        self.req_frame = self.rep_frame = None
+        self.sport = None               # client's port (IP CM or TCP)
+        self.cqp = self.sqp = None      # QPNs (rxe)
+        self.calls = {}                 # xid -> call info
+        self.sends = {"c": 0, "s": 0}
+        self.maxlen = {"c": 0, "s": 0}
+        self.swi = 0
+        self.server_sends = 0
+
+    def established(self):
+        return self.req is not None and self.rep is not None
+
+    def both_r(self):
+        return self.req.eff()[0] == 1 and self.rep.eff()[0] == 1
+
+    def thresh(self, d):
+        """Inline threshold of direction d: c (client->server), s."""
+        _, csend, crecv = self.req.eff()
+        _, ssend, srecv = self.rep.eff()
+        return min(csend, srecv) if d == "c" else min(ssend, crecv)
+
+    def name(self):
+        return "connection %d (client port %s, frame %s)" % (
+            self.n, self.sport, self.req_frame)
+
+
+def run_tshark(pcap, lua, fields, dfilter, home):
+    cmd = ["tshark", "-n", "-X", "lua_script:" + lua, "-r", pcap,
+           "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
+           "-E", "occurrence=a", "-E", "aggregator=,"]
+    for f in fields:
+        cmd += ["-e", f]
+    env = dict(os.environ, HOME=home)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       env=env, universal_newlines=True)
+    err = [l for l in p.stderr.splitlines()
+           if l and not l.startswith("Running as user")]
+    rows = []
+    for line in p.stdout.splitlines():
+        v = line.split("\t")
+        rows.append(dict(zip(fields, v + [""] * (len(fields) - len(v)))))
+    return p.returncode, err, rows
+
+
+def parse_logs(pairdir):
+    """debugfs lines, modules and parameters from the console logs."""
+    info = {"conn": [], "module": {}, "params": {}}
+    seen = set()
+    for side in ("client", "server"):
+        path = os.path.join(pairdir, side + ".log")
+        try:
+            text = open(path, encoding="utf-8", errors="replace").read()
+        except OSError:
+            continue
+        for line in text.splitlines():
+            line = line.strip("\r")
+            m = re.search(r"RPCRDMA-CONN: (client|server) (role=.*)", line)
+            if m:
+                kv = dict(re.findall(r"(\w+)=(\S+)", m.group(2)))
+                # both logs may carry a line; keep the order of first sight
+                key = (side, m.group(2)) if side == "server" else m.group(2)
+                if m.group(2) in seen:
+                    continue
+                seen.add(m.group(2))
+                del key
+                kv["_line"] = m.group(2)
+                kv["_pos"] = len(info["conn"])
+                info["conn"].append(kv)
+                continue
+            m = re.search(r"RPCRDMA-STATUS: module-(client|server) \w+ "
+                          r"(ours|stock)", line)
+            if m:
+                info["module"][m.group(1)] = m.group(2)
+                continue
+            m = re.search(r"RPCRDMA-STEP: \[[^]]*\] boot \w+ .* rdma=(\w+)",
+                          line)
+            if m:
+                info["rdma"] = m.group(1)
+            m = re.search(r"RPCRDMA-STEP: \[[^]]*\] param (\w+)=(\S*)", line)
+            if m and side == "server":
+                info["params"][m.group(1)] = m.group(2)
+    return info
+
+
+class Checker:
+    def __init__(self, args):
+        self.a = args
+        self.fails = []
+        self.notes = []
+        self.conns = []
+        self.pdata_fails = 0
+
+    def fail(self, what, fix=""):
+        self.fails.append(what + (" (" + fix + ")" if fix else ""))
+
+    # ---- RoCEv2 --------------------------------------------------------
+    def load_roce(self, rows):
+        by_commid = {}
+        cur = {}                    # (direction, destqp) -> Conn
+        partial = {}                # (direction, destqp) -> [octets, pkts]
+        seen_psn = set()
+        for row in rows:
+            fr = num(row["frame.number"])
+            src = row["ip.src"]
+            if num(row["infiniband.mad.mgmtclass"]) == CM_CLASS:
+                attr = num(row["infiniband.mad.attributeid"])
+                if attr == ATTR_REQ and src == self.a.client_ip:
+                    cid = num(row["infiniband.cm.req"])
+                    if cid in by_commid:
+                        continue        # a retransmitted REQ
+                    c = Conn(len(self.conns) + 1)
+                    c.req, c.req_frame = Msg(row), fr
+                    c.sport = num(row["infiniband.cm.req.ip_cm.sport"])
+                    c.cqp = num(row["infiniband.cm.req.localqpn"])
+                    by_commid[cid] = c
+                    self.conns.append(c)
+                elif attr == ATTR_REP and src == self.a.server_ip:
+                    c = by_commid.get(num(row["infiniband.cm.rep.remotecommid"]))
+                    if c is None or c.rep is not None:
+                        continue
+                    c.rep, c.rep_frame = Msg(row), fr
+                    c.sqp = num(row["infiniband.cm.rep.localqpn"])
+                    cur[("s", c.cqp)] = c
+                    cur[("c", c.sqp)] = c
+                continue
+            op = num(row["infiniband.bth.opcode"])
+            if op not in SEND_OPS:
+                continue
+            d = "c" if src == self.a.client_ip else "s"
+            qp = num(row["infiniband.bth.destqp"])
+            c = cur.get((d, qp))
+            if c is None:
+                continue
+            psn = num(row["infiniband.bth.psn"])
+            if (c.n, d, psn) in seen_psn:
+                continue                # a retransmission
+            seen_psn.add((c.n, d, psn))
+            length = (num(row["udp.length"]) - UDP_LEN - BTH_LEN -
+                      SEND_EXT.get(op, 0) - num(row["infiniband.bth.padcnt"]) -
+                      ICRC_LEN)
+            key = (d, qp)
+            if op in (SEND_FIRST, SEND_ONLY, SEND_ONLY_IMM, SEND_ONLY_INV):
+                partial[key] = {"len": 0, "frame": fr, "rpc": None}
+            p = partial.get(key)
+            if p is None:
+                continue                # capture began mid-message
+            p["len"] += length
+            if row["rpcordma.xid"] and p["rpc"] is None:
+                p["rpc"] = row
+            if op in (SEND_FIRST, SEND_MIDDLE):
+                continue
+            del partial[key]
+            inv = op in (SEND_LAST_INV, SEND_ONLY_INV)
+            rkey = None
+            if inv and row["infiniband.ieth"]:
+                rkey = int(row["infiniband.ieth"].split(",")[0].replace(":", ""), 16)
+            self.message(c, d, p["len"], p["frame"], inv, rkey, p["rpc"])
+
+    # ---- iWARP (MPA) ---------------------------------------------------
+    def load_mpa(self, rows):
+        by_port = {}
+        partial = {}
+        for row in rows:
+            fr = num(row["frame.number"])
+            src = row["ip.src"]
+            if row["iwarp_mpa.key.req"] and src == self.a.client_ip:
+                c = Conn(len(self.conns) + 1)
+                c.req, c.req_frame = Msg(row), fr
+                c.sport = num(row["tcp.srcport"])
+                by_port[c.sport] = c
+                self.conns.append(c)
+                continue
+            if row["iwarp_mpa.key.rep"] and src == self.a.server_ip:
+                c = by_port.get(num(row["tcp.dstport"]))
+                if c is not None and c.rep is None:
+                    c.rep, c.rep_frame = Msg(row), fr
+                continue
+            port = num(row["tcp.srcport"] if src == self.a.client_ip
+                       else row["tcp.dstport"])
+            c = by_port.get(port)
+            if c is None or not c.established():
+                continue
+            d = "c" if src == self.a.client_ip else "s"
+            # one FPDU per row is the common case; several are aggregated
+            ops = nums(row["iwarp_rdma.opcode"])
+            qns = nums(row["iwarp_ddp.qn"])
+            msns = nums(row["iwarp_ddp.msn"])
+            mos = nums(row["iwarp_ddp.mo"])
+            lasts = nums(row["iwarp_ddp.last_flag"])
+            ulens = nums(row["iwarp_mpa.ulpdulength"])
+            invs = nums(row["iwarp_rdma.inval_stag"])
+            untagged = [i for i, q in enumerate(qns) if q == 0]
+            for j, i in enumerate(untagged):
+                if j >= len(msns) or i >= len(ops) or i >= len(ulens):
+                    break
+                op = ops[i]
+                if op not in RDMAP_SEND_OPS:
+                    continue
+                key = (c.n, d, msns[j])
+                seg = ulens[i] - DDP_UNTAGGED_HDR
+                p = partial.setdefault(key, {"len": 0, "frame": fr,
+                                             "rpc": None})
+                p["len"] = max(p["len"], mos[j] + seg)
+                if row["rpcordma.xid"] and p["rpc"] is None:
+                    p["rpc"] = row
+                if not lasts or not lasts[min(i, len(lasts) - 1)]:
+                    continue
+                del partial[key]
+                inv = RDMAP_SEND_OPS[op]
+                rkey = invs.pop(0) if inv and invs else None
+                self.message(c, d, p["len"], p["frame"], inv, rkey, p["rpc"])
+
+    # ---- per message ---------------------------------------------------
+    def message(self, c, d, length, frame, inv, rkey, rpc):
+        c.sends[d] += 1
+        c.maxlen[d] = max(c.maxlen[d], length)
+        th = c.thresh(d) // (2 if self.a.doctor == "thresh" else 1)
+        if length > th:
+            self.fail("%s: a %s Send of %d octets (frame %d) exceeds the "
+                      "negotiated %s threshold %d (REQ %s, REP %s)" % (
+                          c.name(), "client" if d == "c" else "server",
+                          length, frame, "client-to-server" if d == "c"
+                          else "server-to-client", th, c.req, c.rep))
+        info = None
+        if rpc is not None:
+            info = {
+                "xid": num(rpc["rpcordma.xid"].split(",")[0]),
+                "type": num(rpc["rpcordma.msg_type"].split(",")[0]),
+                "reads": num(rpc["rpcordma.reads_count"].split(",")[0]) or 0,
+                "writes": num(rpc["rpcordma.writes_count"].split(",")[0]) or 0,
+                "reply": num(rpc["rpcordma.reply_count"].split(",")[0]) or 0,
+                "segcounts": nums(rpc["rpcordma.segment_count"]),
+                "handles": nums(rpc["rpcordma.rdma_handle"]),
+                "lengths": nums(rpc["rpcordma.rdma_length"]),
+                "frame": frame, "len": length,
+            }
+        if d == "c":
+            if info is not None and info["type"] in (RDMA_MSG, RDMA_NOMSG):
+                c.calls[info["xid"]] = info
+            return
+        c.server_sends += 1
+        if inv:
+            c.swi += 1
+        call = c.calls.pop(info["xid"], None) if info else None
+        self.reply(c, call, info, inv, rkey)
+
+    def reply(self, c, call, info, inv, rkey):
+        """Checks on one server Send that answers a client Call."""
+        if call is None:
+            if inv:
+                self.fail("%s: a server Send With Invalidate (frame %s) "
+                          "answers no Call of this connection" % (
+                              c.name(), info["frame"] if info else "?"))
+            return
+        self.replies += 1
+        handles = set(call["handles"])
+        want_inv = c.both_r() and len(handles) == 1 and 0 not in handles
+        if self.stock_server:
+            self.stock_swi += int(inv)
+        elif inv != want_inv:
+            why = ("both sides set R and the Call's chunks carry the one "
+                   "R_key 0x%08x" % min(handles) if want_inv else
+                   "R is clear on %s" % ("the client" if not c.req.eff()[0]
+                                          else "the server")
+                   if not c.both_r() else "the Call's chunks carry %s" % (
+                       "no R_key" if not handles else
+                       "%d R_keys" % len(handles)))
+            self.fail("%s: the Reply to XID 0x%08x (frame %d) was %s, but "
+                      "%s" % (c.name(), call["xid"], info["frame"],
+                              "a Send With Invalidate" if inv else
+                              "a plain Send", why))
+        elif inv and rkey not in handles:
+            self.fail("%s: the Reply to XID 0x%08x (frame %d) invalidates "
+                      "R_key 0x%08x, not the Call's 0x%08x" % (
+                          c.name(), call["xid"], info["frame"], rkey,
+                          min(handles)))
+        if not call["reply"]:
+            return
+        self.chunk_replies += 1
+        short_on = self.short_mode(info["frame"])
+        if self.a.doctor == "short" and short_on is not None:
+            short_on = not short_on
+        # the Reply chunk is the last chunk of the Reply's header:
+        # its segment lengths are the last rdma_length values
+        segs = info["segcounts"][-1] if info["segcounts"] else 0
+        lens = info["lengths"][-segs:] if segs else []
+        if info["type"] == RDMA_MSG and info["reply"] and segs and \
+                not any(lens):
+            self.short += 1
+            if short_on is False:
+                self.fail("%s: the Reply to XID 0x%08x (frame %d) skipped "
+                          "the Reply chunk (RDMA_MSG, zero lengths) while "
+                          "the server's short_replies is 0" % (
+                              c.name(), call["xid"], info["frame"]))
+            return
+        if info["type"] == RDMA_NOMSG and info["reply"] and sum(lens) > 0:
+            self.chunked += 1
+            inline = info["len"] + sum(lens)
+            if short_on and inline <= c.thresh("s"):
+                self.fail("%s: the Reply to XID 0x%08x (frame %d) used the "
+                          "Reply chunk (RDMA_NOMSG, %d octets written) but "
+                          "would fit inline (%d <= %d) and short_replies "
+                          "is 1" % (c.name(), call["xid"], info["frame"],
+                                    sum(lens), inline, c.thresh("s")))
+            return
+        if info["type"] == RDMA_ERROR:
+            return
+        self.fail("%s: the Reply to XID 0x%08x (frame %d), a Call with a "
+                  "Reply chunk, is neither RDMA_MSG with the chunk echoed "
+                  "with zero lengths nor RDMA_NOMSG using it: type %s, "
+                  "reply chunk %s, lengths %s" % (
+                      c.name(), call["xid"], info["frame"], info["type"],
+                      info["reply"], lens))
+
+    def short_mode(self, frame):
+        """short_replies on the server at frame: True, False or None."""
+        mode = self.short_initial
+        for fr, val, done in self.switches:
+            if frame > done:
+                mode = val
+            elif frame > fr:
+                return None         # switching
+        return mode
+
+    # ---- debugfs --------------------------------------------------------
+    def compare_debugfs(self, info):
+        """Each debugfs line against the message the peer sent."""
+        checked = 0
+        est = [c for c in self.conns if c.established()]
+        by_port = {}
+        for c in est:
+            by_port.setdefault(c.sport, []).append(c)
+        last_server = None
+        lines = info["conn"]
+        for i, kv in enumerate(lines):
+            role = kv.get("role")
+            if role == "server":
+                m = re.match(r".*:(\d+)$", kv.get("peer", ""))
+                cands = by_port.get(int(m.group(1))) if m else None
+                if not cands:
+                    self.fail("debugfs: no connection on the wire from client "
+                              "port %s for the server line '%s'" % (
+                                  m.group(1) if m else "?", kv["_line"]),
+                              "was the capture running (VM_PCAP)?")
+                    continue
+                c = cands[-1]
+                checked += self.agree(kv, c.req, "client's REQ/MPA request",
+                                      c.req_frame, c)
+                last_server = c
+            elif role == "client":
+                # a client line names only the server: the server line
+                # printed with it (show_conns: client, then server) says
+                # which connection it is
+                nxt = lines[i + 1] if i + 1 < len(lines) else None
+                c = None
+                if nxt and nxt.get("role") == "server":
+                    m = re.match(r".*:(\d+)$", nxt.get("peer", ""))
+                    cands = by_port.get(int(m.group(1))) if m else None
+                    c = cands[-1] if cands else None
+                if c is None and len(est) == 1:
+                    c = est[0]
+                if c is None:
+                    self.notes.append("client line without its server line "
+                                      "not compared: " + kv["_line"])
+                    continue
+                checked += self.agree(kv, c.rep, "server's REP/MPA reply",
+                                      c.rep_frame, c)
+        del last_server
+        return checked
+
+    def agree(self, kv, msg, what, frame, c):
+        """Compare one debugfs line with the message its peer sent."""
+        got = kv.get("peer_pdata", "")
+        if got == "absent:disabled":
+            return 1        # pdata=0 on the receiving side: it ignored it
+        if msg.present():
+            want = {"peer_pdata": "present", "peer_send": str(msg.send),
+                    "peer_recv": str(msg.recv), "peer_r": str(msg.r)}
+        else:
+            want = {"peer_pdata": "absent:" + msg.status,
+                    "peer_send": str(SIZE_MIN), "peer_recv": str(SIZE_MIN),
+                    "peer_r": "0"}
+        bad = ["%s=%s (wire: %s)" % (k, kv.get(k), v)
+               for k, v in want.items() if kv.get(k) != v]
+        if bad:
+            self.pdata_fails += 1
+            self.fail("%s: the %s (frame %s) says %s but the %s's debugfs "
+                      "line has %s: '%s'" % (
+                          c.name(), what, frame, msg, kv["role"],
+                          ", ".join(bad), kv["_line"]),
+                      "the module reports something other than what its "
+                      "peer sent: see the codec's verdict on these octets")
+        return 1
+
+    def disabled(self, kv):
+        """A receiver that ignores private data reports absent:disabled."""
+        return kv.get("peer_pdata") == "absent:disabled"
+
+    def run(self):
+        a = self.a
+        info = parse_logs(a.pairdir)
+        if a.rdma == "auto":
+            a.rdma = info.get("rdma", "rxe")
+        self.stock_server = info["module"].get("server") == "stock" and \
+            a.doctor != "stock-strict"
+        # the module parameter as the server booted (Y/N, or 1/0)
+        self.short_initial = info["params"].get("short_replies",
+                                                "N") in ("Y", "1")
+        self.switches = []
+        self.replies = self.chunk_replies = self.short = self.chunked = 0
+        self.stock_swi = 0
+        pcap = os.path.join(a.pairdir, "wire.pcap")
+        t0 = time.time()
+        if a.rdma == "siw":
+            fields, dfilter = MPA_FIELDS + COMMON_FIELDS, MPA_FILTER
+        else:
+            fields, dfilter = ROCE_FIELDS + COMMON_FIELDS, ROCE_FILTER
+        if a.pdata_only:
+            dfilter = "rpcrdma_cm"
+        rc, err, rows = run_tshark(pcap, a.lua, fields, dfilter, a.home)
+        if rc != 0:
+            print(FMT_ERR + "tshark exited %d on %s: %s" % (
+                rc, pcap, "; ".join(err[:3])))
+            return 2
+        lua_err = [r["_ws.lua.error"] for r in rows if r["_ws.lua.error"]]
+        lua_err += [l for l in err if "Lua" in l]
+        if lua_err:
+            self.fail("the dissector raised a Lua error: %s" % lua_err[0],
+                      "fix tools/wireshark/rpcrdma_cm.lua")
+        self.find_switches(pcap)
+        if a.rdma == "siw":
+            self.load_mpa(rows)
+        else:
+            self.load_roce(rows)
+        est = [c for c in self.conns if c.established()]
+        if not est:
+            self.fail("no connection (REQ+REP or MPA request+reply) between "
+                      "%s and %s in %s" % (a.client_ip, a.server_ip, pcap),
+                      "the capture missed the connection setup")
+        if a.doctor == "r-clear":
+            for c in est:
+                c.rep.r = 0
+        checked = self.compare_debugfs(info)
+        if a.pdata_only:
+            print("wire: %d connections, %d debugfs lines agree with the "
+                  "private data on the wire; tshark %.1fs" % (
+                      len(est), checked - self.pdata_fails,
+                      time.time() - t0))
+            return self.report()
+        r_both = [c for c in est if c.both_r()]
+        r_clear = [c for c in est if not c.both_r()]
+        swi_both = sum(c.swi for c in r_both)
+        swi_clear = sum(c.swi for c in r_clear)
+        sends_both = sum(c.server_sends for c in r_both)
+        sends_clear = sum(c.server_sends for c in r_clear)
+        if self.stock_server and swi_clear:
+            self.notes.append("stock server: %d Sends With Invalidate on "
+                              "connections where it advertised R=0 "
+                              "(DESIGN.md section 2), not asserted" %
+                              swi_clear)
+        maxc = max([c.maxlen["c"] for c in est] or [0])
+        maxs = max([c.maxlen["s"] for c in est] or [0])
+        nsend = sum(c.sends["c"] + c.sends["s"] for c in est)
+        print("wire: %d connections, %d debugfs lines agree%s; SWI %d/%d "
+              "server Sends with R on both, %d/%d with R clear; %d Sends "
+              "within thresholds (largest c->s %d, s->c %d); %d Replies to "
+              "Calls with a Reply chunk: %d short, %d via the chunk; "
+              "tshark %.1fs" % (
+                  len(est), checked - self.pdata_fails,
+                  "" if checked else " (none logged)", swi_both, sends_both,
+                  swi_clear, sends_clear, nsend, maxc, maxs,
+                  self.chunk_replies, self.short, self.chunked,
+                  time.time() - t0))
+        return self.report()
+
+    def report(self):
+        for n in self.notes:
+            print("wire: note: " + n)
+        for f in self.fails[:10]:
+            print(FMT_ERR + f)
+        if len(self.fails) > 10:
+            print(FMT_ERR + "... and %d more" % (len(self.fails) - 10))
+        return 1 if self.fails else 0
+
+    def find_switches(self, pcap):
+        """When the client asked the server (srv param short_replies N,
+        guest/lib.sh) to switch: (request frame, N, frame of the ack)."""
+        rc, _, rows = run_tshark(
+            pcap, self.a.lua, ["frame.number", "ip.src", "data.data",
+                               "infiniband.payload", "tcp.payload"],
+            'frame contains "param short_replies " || frame contains "END "',
+            self.a.home)
+        if rc != 0:
+            return
+        pending = []
+        for row in rows:
+            raw = "".join(row[f] for f in ("data.data", "infiniband.payload",
+                                           "tcp.payload"))
+            try:
+                text = bytes.fromhex(raw.replace(":", "").replace(",", ""))
+            except ValueError:
+                continue
+            fr = num(row["frame.number"])
+            for m in re.finditer(rb"(\d+) param short_replies ([01])\n",
+                                 text):
+                pending.append((fr, int(m.group(1)), m.group(2) == b"1"))
+            for m in re.finditer(rb"END (\d+)\n", text):
+                for p in pending:
+                    if p[1] == int(m.group(1)):
+                        self.switches.append((p[0], p[2], fr))
+                        pending.remove(p)
+                        break
+        for p in pending:
+            self.switches.append((p[0], p[2], 1 << 62))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("pairdir")
+    ap.add_argument("--lua", required=True)
+    ap.add_argument("--home", required=True)
+    ap.add_argument("--rdma", default="auto",
+                    help="rxe or siw (default: what the logs say)")
+    ap.add_argument("--pdata-only", action="store_true",
+                    help="only the private data against debugfs")
+    ap.add_argument("--client-ip", default="10.99.0.2")
+    ap.add_argument("--server-ip", default="10.99.0.1")
+    # --doctor: make one assertion's premise false on purpose, to show
+    # that it fails (r-clear: pretend the server sent R=0; thresh:
+    # halve every threshold; short: invert short_replies; stock-strict:
+    # hold a stock server to the RFC like this module)
+    ap.add_argument("--doctor", help=argparse.SUPPRESS,
+                    choices=["r-clear", "thresh", "short", "stock-strict"])
+    sys.exit(Checker(ap.parse_args()).run())
+
+
+if __name__ == "__main__":
+    main()
