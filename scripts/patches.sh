@@ -26,6 +26,8 @@
 #                                       patches carry the file without it
 #                                       (scripts/patches/carve.py)
 #   KUnit: yes                          the patch adds the KUnit suite
+#   Maintainers: <tree path>            an F: line for a new file no
+#                                       MAINTAINERS entry covers yet
 #   ---
 #   <commit message>
 #
@@ -57,8 +59,8 @@ JOBS=${JOBS:-2}
 # Out-of-tree only: the version stamp build-module.sh generates.
 ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.h\"$"
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^MODULE_VERSION\\(")
-# Kbuild files the series edits (generated, never stored)
-KBUILD_FILES="net/sunrpc/xprtrdma/Makefile net/sunrpc/Makefile net/sunrpc/Kconfig"
+# Kbuild files and MAINTAINERS: the series edits them (generated, never stored)
+KBUILD_FILES="net/sunrpc/xprtrdma/Makefile net/sunrpc/Makefile net/sunrpc/Kconfig MAINTAINERS"
 
 mapfile -t MSGS < <(ls "$MSGDIR"/[0-9][0-9]-*.msg 2>/dev/null)
 [ ${#MSGS[@]} -gt 0 ] || die "no scripts/patches/NN-*.msg: nothing describes the series"
@@ -92,8 +94,8 @@ apply_rule() {
 		p=$(rule_path "$1" "$t")
 		[ -e "$dir/$p" ] || die "rule $1: $p is not in the tree"
 		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
-			"$dir/$p" >"$OUT/spatch-$1.log" 2>&1 ||
-			{ cat "$OUT/spatch-$1.log" >&2; die "rule $1: spatch failed on $p"; }
+			"$dir/$p" >"$OUT/.logs/spatch-$1.log" 2>&1 ||
+			{ cat "$OUT/.logs/spatch-$1.log" >&2; die "rule $1: spatch failed on $p"; }
 	done
 	while IFS= read -r line; do
 		f=$(rule_path "$1" "${line%% *}")
@@ -136,9 +138,10 @@ kconfig_entry() {
 # stage N: make $WORK the tree of patch N (on top of patch N-1's).
 stage() {
 	local n=$1 i m objs='' kunit='' f src dst p
-	local -a holds=() files=()
+	local -a holds=() files=() maint=()
 	for ((i = 0; i < n; i++)); do
 		m=${MSGS[$i]}
+		mapfile -t -O ${#maint[@]} maint < <(hdr "$m" Maintainers)
 		objs+=" $(hdr "$m" Objects | tr '\n' ' ')"
 		[ "$(hdr "$m" KUnit)" = yes ] && kunit=yes
 		mapfile -t -O ${#files[@]} files < <(hdr "$m" File)
@@ -182,10 +185,16 @@ stage() {
 		printf '\nrpcrdma-y += %s\n' "$objs" >>"$WORK/net/sunrpc/xprtrdma/Makefile"
 	fi
 	if [ -n "$kunit" ]; then
+		# The suite goes into whichever module holds the codec: one
+		# object in two modules makes kbuild warn.
 		cat >>"$WORK/net/sunrpc/xprtrdma/Makefile" <<-'EOF'
 
+			ifneq ($(CONFIG_SUNRPC_XPRT_RDMA),)
+			rpcrdma-$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += rpcrdma_pdata_test.o
+			else
 			obj-$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += rpcrdma_pdata_kunit.o
 			rpcrdma_pdata_kunit-y := rpcrdma_pdata_test.o rpcrdma_pdata.o
+			endif
 		EOF
 		insert_after "$WORK/net/sunrpc/Makefile" \
 			'^obj-\$\(CONFIG_SUNRPC_XPRT_RDMA\) \+= xprtrdma/' \
@@ -193,6 +202,11 @@ stage() {
 		kconfig_block "$WORK/net/sunrpc/Kconfig"
 		cp "$MSGDIR/kunitconfig" "$WORK/net/sunrpc/xprtrdma/.kunitconfig"
 	fi
+	# New files outside the F: patterns of the NFS/RDMA entries go
+	# next to their upstream neighbour (rpcrdma.h's entry).
+	for p in "${maint[@]}"; do
+		insert_after "$WORK/MAINTAINERS" '^F:	include/trace/events/rpcrdma\.h$' "F:	$p"
+	done
 }
 
 # kconfig_block FILE: the test's entry after SUNRPC_XPRT_RDMA's block.
@@ -267,8 +281,9 @@ do_generate() {
 		msg "patches: build/patches/ is up to date ($(ls "$OUT"/0*.patch | wc -l) files)"
 		return 0
 	fi
-	rm -f "$OUT"/*.patch "$OUT/.stamp" "$OUT"/spatch-*.log
-	rm -rf "$WORK"
+	rm -f "$OUT"/*.patch "$OUT/.stamp"
+	rm -rf "$WORK" "$OUT/.logs"
+	mkdir -p "$OUT/.logs"
 	msg "patches: series against Linux $(makefile_version "$KSRC_DIR") from $KSRC_LABEL"
 
 	# The base: pristine copies of every file the series touches.
@@ -286,13 +301,13 @@ do_generate() {
 		mkdir -p "$(dirname "$WORK/$p")"
 		cp "$KSRC_DIR/$p" "$WORK/$p" || die "no $p in $KSRC_DIR"
 	done
-	git -C "$WORK" init -q -b base || die "git init failed in $WORK"
+	git -C "$WORK" init -q -b series || die "git init failed in $WORK"
 	gitw() {
 		git -C "$WORK" -c user.name="$name" -c user.email="$email" \
 			-c commit.gpgsign=false "$@"
 	}
-	gitw add -A && gitw commit -q -m "Linux $(makefile_version "$KSRC_DIR")" ||
-		die "cannot commit the base tree in $WORK"
+	{ gitw add -A && gitw commit -q -m "Linux $(makefile_version "$KSRC_DIR")" &&
+		gitw tag pristine; } || die "cannot commit the base tree in $WORK"
 
 	for ((n = 1; n <= ${#MSGS[@]}; n++)); do
 		m=${MSGS[$((n - 1))]}
@@ -308,7 +323,7 @@ do_generate() {
 		msg "  $n: $(gitw log -1 --format=%s)"
 	done
 
-	gitw format-patch -q --cover-letter --no-signature -o "$OUT" base..HEAD ||
+	gitw format-patch -q --cover-letter --no-signature -o "$OUT" pristine..HEAD ||
 		die "git format-patch failed"
 	cover_letter "$OUT/0000-cover-letter.patch"
 	echo "$stamp" >"$OUT/.stamp"
