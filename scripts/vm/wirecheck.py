@@ -28,8 +28,10 @@ status 0 (pass), 1 (an assertion failed), 2 (cannot check).
 import argparse
 import os
 import re
+import struct
 import subprocess
 import sys
+import tempfile
 import time
 
 FMT_ERR = "wire FAIL: "
@@ -150,6 +152,58 @@ class Conn:
             self.n, self.sport, self.req_frame)
 
 
+def roce_prefilter(pcap, out):
+    """Copy to out the frames tshark needs from a RoCEv2 capture: the CM
+    MADs (UD Send Only to QP1), the RC Sends, and short RDMA Write Only
+    packets (the srv answers, see find_switches); leave out the bulk
+    (RDMA Write/Read data, ACKs). A classic pcap of Ethernet frames, as
+    QEMU's filter-dump writes. Returns the original frame number of
+    each frame kept, or None when the file is not such a pcap."""
+    keep_ops = set(range(0x00, 0x06)) | {0x16, 0x17, 0x64}
+    kept = [0]
+    with open(pcap, "rb") as f, open(out, "wb") as o:
+        ghdr = f.read(24)
+        if len(ghdr) < 24:
+            return None
+        magic = ghdr[:4]
+        if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+            e = "<"
+        elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+            e = ">"
+        else:
+            return None
+        if struct.unpack(e + "I", ghdr[20:24])[0] != 1:
+            return None             # not Ethernet
+        o.write(ghdr)
+        n = 0
+        while True:
+            rhdr = f.read(16)
+            if len(rhdr) < 16:
+                break
+            incl = struct.unpack(e + "I", rhdr[8:12])[0]
+            data = f.read(incl)
+            if len(data) < incl:
+                break               # cut short: what is there is kept
+            n += 1
+            # Ethernet II, IPv4, UDP to 4791, then the BTH opcode
+            if len(data) < 14 + 20 + 8 + 1 or data[12:14] != b"\x08\x00":
+                continue
+            ihl = (data[14] & 0x0f) * 4
+            if data[23] != 17:
+                continue
+            u = 14 + ihl
+            if len(data) < u + 9 or data[u + 2:u + 4] != b"\x12\xb7":
+                continue
+            op = data[u + 8]
+            ulen = (data[u + 4] << 8) | data[u + 5]
+            if op in keep_ops or (op == 0x0a and ulen < 600):
+                o.write(rhdr)
+                o.write(data)
+                kept.append(n)
+    kept.append(n)      # the last entry: how many frames were read
+    return kept
+
+
 def run_tshark(pcap, lua, fields, dfilter, home):
     cmd = ["tshark", "-n", "-X", "lua_script:" + lua, "-r", pcap,
            "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
@@ -202,6 +256,9 @@ def parse_logs(pairdir):
                           line)
             if m:
                 info["rdma"] = m.group(1)
+            if re.search(r"RPCRDMA-STEP: \[[^]]*\] srv \d+: param "
+                         r"short_replies ", line):
+                info["switches"] = True
             m = re.search(r"RPCRDMA-STEP: \[[^]]*\] param (\w+)=(\S*)", line)
             if m and side == "server":
                 info["params"][m.group(1)] = m.group(2)
@@ -226,7 +283,7 @@ class Checker:
         partial = {}                # (direction, destqp) -> [octets, pkts]
         seen_psn = set()
         for row in rows:
-            fr = num(row["frame.number"])
+            fr = self.orig(num(row["frame.number"]))
             src = row["ip.src"]
             if num(row["infiniband.mad.mgmtclass"]) == CM_CLASS:
                 attr = num(row["infiniband.mad.attributeid"])
@@ -245,6 +302,8 @@ class Checker:
                     if c is None or c.rep is not None:
                         continue
                     c.rep, c.rep_frame = Msg(row), fr
+                    if self.a.doctor == "r-clear":
+                        c.rep.r = 0
                     c.sqp = num(row["infiniband.cm.rep.localqpn"])
                     cur[("s", c.cqp)] = c
                     cur[("c", c.sqp)] = c
@@ -287,7 +346,7 @@ class Checker:
         by_port = {}
         partial = {}
         for row in rows:
-            fr = num(row["frame.number"])
+            fr = self.orig(num(row["frame.number"]))
             src = row["ip.src"]
             if row["iwarp_mpa.key.req"] and src == self.a.client_ip:
                 c = Conn(len(self.conns) + 1)
@@ -300,6 +359,8 @@ class Checker:
                 c = by_port.get(num(row["tcp.dstport"]))
                 if c is not None and c.rep is None:
                     c.rep, c.rep_frame = Msg(row), fr
+                    if self.a.doctor == "r-clear":
+                        c.rep.r = 0
                 continue
             port = num(row["tcp.srcport"] if src == self.a.client_ip
                        else row["tcp.dstport"])
@@ -543,9 +604,51 @@ class Checker:
             fields, dfilter = ROCE_FIELDS + COMMON_FIELDS, ROCE_FILTER
         if a.pdata_only:
             dfilter = "rpcrdma_cm"
-        rc, err, rows = run_tshark(pcap, a.lua, fields, dfilter, a.home)
+        self.framemap = None
+        tmp = None
+        if a.rdma != "siw":
+            fd, tmp = tempfile.mkstemp(suffix=".pcap", prefix=".wirecheck.",
+                                       dir=a.pairdir)
+            os.close(fd)
+            self.framemap = roce_prefilter(pcap, tmp)
+            if self.framemap is not None:
+                self.total = self.framemap.pop()
+            if self.framemap is not None:
+                pcap_in = tmp
+            else:
+                pcap_in = pcap
+        else:
+            pcap_in = pcap
+        self.out = []
+        try:
+            rc = self.check(info, pcap, pcap_in, fields, dfilter, t0)
+            if rc == 0 and tmp and a.shrink and \
+                    len(self.framemap) - 1 < self.total:
+                # checked: keep only the frames checked (CM, Sends);
+                # a failed pair keeps the whole capture
+                before = os.path.getsize(pcap)
+                os.chmod(tmp, 0o644)
+                os.replace(tmp, pcap)
+                tmp = None
+                self.out[0] += "; pcap %.1f -> %.1f MB (the %d of %d frames " \
+                    "checked; VM_PCAP_FULL=1 keeps all)" % (
+                        before / 1e6, os.path.getsize(pcap) / 1e6,
+                        len(self.framemap) - 1, self.total)
+            return rc
+        finally:
+            if tmp:
+                os.unlink(tmp)
+            print("\n".join(self.out))
+
+    def orig(self, fr):
+        """Frame number in the pair's own pcap."""
+        return self.framemap[fr] if self.framemap else fr
+
+    def check(self, info, pcap, pcap_in, fields, dfilter, t0):
+        a = self.a
+        rc, err, rows = run_tshark(pcap_in, a.lua, fields, dfilter, a.home)
         if rc != 0:
-            print(FMT_ERR + "tshark exited %d on %s: %s" % (
+            self.out.append(FMT_ERR + "tshark exited %d on %s: %s" % (
                 rc, pcap, "; ".join(err[:3])))
             return 2
         lua_err = [r["_ws.lua.error"] for r in rows if r["_ws.lua.error"]]
@@ -553,7 +656,8 @@ class Checker:
         if lua_err:
             self.fail("the dissector raised a Lua error: %s" % lua_err[0],
                       "fix tools/wireshark/rpcrdma_cm.lua")
-        self.find_switches(pcap)
+        if info.get("switches"):
+            self.find_switches(pcap_in)
         if a.rdma == "siw":
             self.load_mpa(rows)
         else:
@@ -563,12 +667,9 @@ class Checker:
             self.fail("no connection (REQ+REP or MPA request+reply) between "
                       "%s and %s in %s" % (a.client_ip, a.server_ip, pcap),
                       "the capture missed the connection setup")
-        if a.doctor == "r-clear":
-            for c in est:
-                c.rep.r = 0
         checked = self.compare_debugfs(info)
         if a.pdata_only:
-            print("wire: %d connections, %d debugfs lines agree with the "
+            self.out.append("wire: %d connections, %d debugfs lines agree with the "
                   "private data on the wire; tshark %.1fs" % (
                       len(est), checked - self.pdata_fails,
                       time.time() - t0))
@@ -587,7 +688,7 @@ class Checker:
         maxc = max([c.maxlen["c"] for c in est] or [0])
         maxs = max([c.maxlen["s"] for c in est] or [0])
         nsend = sum(c.sends["c"] + c.sends["s"] for c in est)
-        print("wire: %d connections, %d debugfs lines agree%s; SWI %d/%d "
+        self.out.append("wire: %d connections, %d debugfs lines agree%s; SWI %d/%d "
               "server Sends with R on both, %d/%d with R clear; %d Sends "
               "within thresholds (largest c->s %d, s->c %d); %d Replies to "
               "Calls with a Reply chunk: %d short, %d via the chunk; "
@@ -601,11 +702,11 @@ class Checker:
 
     def report(self):
         for n in self.notes:
-            print("wire: note: " + n)
+            self.out.append("wire: note: " + n)
         for f in self.fails[:10]:
-            print(FMT_ERR + f)
+            self.out.append(FMT_ERR + f)
         if len(self.fails) > 10:
-            print(FMT_ERR + "... and %d more" % (len(self.fails) - 10))
+            self.out.append(FMT_ERR + "... and %d more" % (len(self.fails) - 10))
         return 1 if self.fails else 0
 
     def find_switches(self, pcap):
@@ -626,7 +727,7 @@ class Checker:
                 text = bytes.fromhex(raw.replace(":", "").replace(",", ""))
             except ValueError:
                 continue
-            fr = num(row["frame.number"])
+            fr = self.orig(num(row["frame.number"]))
             for m in re.finditer(rb"(\d+) param short_replies ([01])\n",
                                  text):
                 pending.append((fr, int(m.group(1)), m.group(2) == b"1"))
@@ -647,6 +748,9 @@ def main():
     ap.add_argument("--home", required=True)
     ap.add_argument("--rdma", default="auto",
                     help="rxe or siw (default: what the logs say)")
+    ap.add_argument("--shrink", action="store_true",
+                    help="when the checks pass, keep only the frames checked "
+                    "in the pcap (RoCE)")
     ap.add_argument("--pdata-only", action="store_true",
                     help="only the private data against debugfs")
     ap.add_argument("--client-ip", default="10.99.0.2")

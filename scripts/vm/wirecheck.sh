@@ -49,5 +49,10 @@ mkdir -p "$home"
 # tshark runs with an empty HOME: no installed plugin copy, no personal
 # preferences. As root, Debian 13's tshark 4.4 runs no Lua script at
 # all; the dissector's fields would be missing (wirecheck.py says so).
+# Once checked, a RoCE capture keeps only the frames checked (CM and
+# Sends: a pair's full capture runs to hundreds of MB) unless
+# VM_PCAP_FULL=1; a failed check keeps it whole.
+shrink=(--shrink)
+[ "${VM_PCAP_FULL:-0}" = 1 ] && shrink=()
 python3 "$TOP/scripts/vm/wirecheck.py" --lua "$TOP/tools/wireshark/rpcrdma_cm.lua" \
-	--home "$home" --rdma "$rdma" "$dir"
+	--home "$home" --rdma "$rdma" "${shrink[@]}" "$dir"
