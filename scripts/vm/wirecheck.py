@@ -60,7 +60,8 @@ ROCE_FIELDS = [
     "infiniband.bth.destqp", "infiniband.bth.psn", "infiniband.bth.padcnt",
     "infiniband.ieth", "infiniband.mad.mgmtclass", "infiniband.mad.attributeid",
     "infiniband.cm.req", "infiniband.cm.req.localqpn",
-    "infiniband.cm.req.ip_cm.sport", "infiniband.cm.rep",
+    "infiniband.cm.req.ip_cm.sport", "infiniband.cm.req.serviceid.dport",
+    "infiniband.cm.rep",
     "infiniband.cm.rep.remotecommid", "infiniband.cm.rep.localqpn",
 ]
 MPA_FIELDS = [
@@ -128,6 +129,7 @@ class Conn:
         self.req = self.rep = None      # Msg
         self.req_frame = self.rep_frame = None
         self.sport = None               # client's port (IP CM or TCP)
+        self.dport = None               # server's port
         self.cqp = self.sqp = None      # QPNs (rxe)
         self.calls = {}                 # xid -> call info
         self.sends = {"c": 0, "s": 0}
@@ -294,6 +296,7 @@ class Checker:
                     c = Conn(len(self.conns) + 1)
                     c.req, c.req_frame = Msg(row), fr
                     c.sport = num(row["infiniband.cm.req.ip_cm.sport"])
+                    c.dport = num(row["infiniband.cm.req.serviceid.dport"])
                     c.cqp = num(row["infiniband.cm.req.localqpn"])
                     by_commid[cid] = c
                     self.conns.append(c)
@@ -352,6 +355,7 @@ class Checker:
                 c = Conn(len(self.conns) + 1)
                 c.req, c.req_frame = Msg(row), fr
                 c.sport = num(row["tcp.srcport"])
+                c.dport = num(row["tcp.dstport"])
                 by_port[c.sport] = c
                 self.conns.append(c)
                 continue
@@ -511,72 +515,84 @@ class Checker:
 
     # ---- debugfs --------------------------------------------------------
     def compare_debugfs(self, info):
-        """Each debugfs line against the message the peer sent."""
+        """Each debugfs line against the message its peer sent. A server
+        line names the client's port (the IP CM header's source port on
+        RoCE, the TCP port on iWARP); a client line only the server's
+        address, so the server line logged right after it (show_conns)
+        or else the port it connected to says which connection it is.
+        Ports are reused (the probe makes hundreds of connections):
+        among the connections from that port, one must carry exactly
+        what the line reports."""
         checked = 0
         est = [c for c in self.conns if c.established()]
-        by_port = {}
+        by_sport, by_dport = {}, {}
         for c in est:
-            by_port.setdefault(c.sport, []).append(c)
-        last_server = None
+            by_sport.setdefault(c.sport, []).append(c)
+            by_dport.setdefault(c.dport, []).append(c)
         lines = info["conn"]
         for i, kv in enumerate(lines):
             role = kv.get("role")
+            port = re.match(r".*:(\d+)$", kv.get("peer", ""))
+            port = int(port.group(1)) if port else None
             if role == "server":
-                m = re.match(r".*:(\d+)$", kv.get("peer", ""))
-                cands = by_port.get(int(m.group(1))) if m else None
+                cands = by_sport.get(port, [])
                 if not cands:
                     self.fail("debugfs: no connection on the wire from client "
                               "port %s for the server line '%s'" % (
-                                  m.group(1) if m else "?", kv["_line"]),
-                              "was the capture running (VM_PCAP)?")
+                                  port, kv["_line"]),
+                              "did the capture miss it? see wire.pcap")
                     continue
-                c = cands[-1]
-                checked += self.agree(kv, c.req, "client's REQ/MPA request",
-                                      c.req_frame, c)
-                last_server = c
+                checked += self.agree(kv, [(c, c.req, c.req_frame)
+                                           for c in cands],
+                                      "client's REQ/MPA request")
             elif role == "client":
-                # a client line names only the server: the server line
-                # printed with it (show_conns: client, then server) says
-                # which connection it is
                 nxt = lines[i + 1] if i + 1 < len(lines) else None
-                c = None
+                cands = []
                 if nxt and nxt.get("role") == "server":
                     m = re.match(r".*:(\d+)$", nxt.get("peer", ""))
-                    cands = by_port.get(int(m.group(1))) if m else None
-                    c = cands[-1] if cands else None
-                if c is None and len(est) == 1:
-                    c = est[0]
-                if c is None:
-                    self.notes.append("client line without its server line "
-                                      "not compared: " + kv["_line"])
+                    cands = by_sport.get(int(m.group(1)), []) if m else []
+                if not cands:
+                    cands = by_dport.get(port, [])
+                if not cands:
+                    self.notes.append("no connection to port %s on the "
+                                      "wire for the client line '%s'" % (
+                                          port, kv["_line"]))
                     continue
-                checked += self.agree(kv, c.rep, "server's REP/MPA reply",
-                                      c.rep_frame, c)
-        del last_server
+                checked += self.agree(kv, [(c, c.rep, c.rep_frame)
+                                           for c in cands],
+                                      "server's REP/MPA reply")
         return checked
 
-    def agree(self, kv, msg, what, frame, c):
-        """Compare one debugfs line with the message its peer sent."""
+    def agree(self, kv, cands, what):
+        """Compare one debugfs line with the message its peer sent, on
+        one of the candidate connections (the newest first)."""
         got = kv.get("peer_pdata", "")
         if got == "absent:disabled":
             return 1        # pdata=0 on the receiving side: it ignored it
-        if msg.present():
-            want = {"peer_pdata": "present", "peer_send": str(msg.send),
-                    "peer_recv": str(msg.recv), "peer_r": str(msg.r)}
-        else:
-            want = {"peer_pdata": "absent:" + msg.status,
-                    "peer_send": str(SIZE_MIN), "peer_recv": str(SIZE_MIN),
-                    "peer_r": "0"}
-        bad = ["%s=%s (wire: %s)" % (k, kv.get(k), v)
-               for k, v in want.items() if kv.get(k) != v]
-        if bad:
-            self.pdata_fails += 1
-            self.fail("%s: the %s (frame %s) says %s but the %s's debugfs "
-                      "line has %s: '%s'" % (
-                          c.name(), what, frame, msg, kv["role"],
-                          ", ".join(bad), kv["_line"]),
-                      "the module reports something other than what its "
-                      "peer sent: see the codec's verdict on these octets")
+        first = None
+        for c, msg, frame in reversed(cands):
+            if msg.present():
+                want = {"peer_pdata": "present", "peer_send": str(msg.send),
+                        "peer_recv": str(msg.recv), "peer_r": str(msg.r)}
+            else:
+                want = {"peer_pdata": "absent:" + msg.status,
+                        "peer_send": str(SIZE_MIN),
+                        "peer_recv": str(SIZE_MIN), "peer_r": "0"}
+            bad = ["%s=%s (wire: %s)" % (k, kv.get(k), v)
+                   for k, v in want.items() if kv.get(k) != v]
+            if not bad:
+                return 1
+            first = first or (c, msg, frame, bad)
+        c, msg, frame, bad = first
+        self.pdata_fails += 1
+        self.fail("%s: the %s (frame %s) says %s but the %s's debugfs "
+                  "line has %s%s: '%s'" % (
+                      c.name(), what, frame, msg, kv["role"], ", ".join(bad),
+                      "" if len(cands) == 1 else
+                      " (nor does any of the %d other connections from that "
+                      "port agree)" % (len(cands) - 1), kv["_line"]),
+                  "the module reports something other than what its "
+                  "peer sent: see the codec's verdict on these octets")
         return 1
 
     def disabled(self, kv):
