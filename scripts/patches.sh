@@ -96,6 +96,8 @@ apply_rule() {
 		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
 			"$dir/$p" >"$OUT/.logs/spatch-$1.log" 2>&1 ||
 			{ cat "$OUT/.logs/spatch-$1.log" >&2; die "rule $1: spatch failed on $p"; }
+		python3 "$MSGDIR/restore_comments.py" "$KSRC_DIR/$p" "$dir/$p" ||
+			die "restore_comments.py failed on $p"
 	done
 	while IFS= read -r line; do
 		f=$(rule_path "$1" "${line%% *}")
@@ -476,7 +478,7 @@ do_check() {
 		[ -n "$cp_total" ] || cp_total="checkpatch gave no total"
 		line+=", checkpatch --strict: ${cp_total#total: }"
 		if ! grep -qE '^total: 0 errors, 0 warnings, 0 checks' "$CK_LOG/checkpatch-$n.log"; then
-			grep -E '^(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$n.log" >&2
+			grep -E '(^|: )(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$n.log" >&2
 			if ! checkpatch_justified "$n"; then
 				FAILED=1
 			else
@@ -530,49 +532,54 @@ checkpatch_justified() {
 			warn "patch $n: checkpatch says '$m', and the cover letter does not justify it"
 			ok=1
 		fi
-	done < <(grep -E '^(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$n.log")
+	done < <(grep -E '(^|: )(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$n.log")
 	return $ok
 }
 
 # --- main ----------------------------------------------------------------
 
-cmd=${1:-}
-case $cmd in
-generate)
-	name=$(git -C "$TOP" config user.name) ||
-		die "git config user.name is not set: the patches need a Signed-off-by (git config --global user.name 'Your Name')"
-	email=$(git -C "$TOP" config user.email) ||
-		die "git config user.email is not set: the patches need a Signed-off-by (git config --global user.email you@example.org)"
-	"$0" _generate "$name" "$email"
-	;;
-check)
-	t0=$SECONDS
-	"$0" _check || exit 1
-	if [ "${PATCHES_VM:-1}" = 0 ]; then
-		msg "patches-check: VM scenarios skipped (PATCHES_VM=0)"
-	else
-		[ -e "$OUT/rpcrdma.ko" ] || die "no build/patches/rpcrdma.ko after the check"
-		sc=${PATCHES_VM_SCENARIOS:-1 2 6 7}
-		msg "patches-check: VM scenarios $sc with the module built from the patched tree"
-		RPCRDMA_KO=$OUT/rpcrdma.ko make --no-print-directory -C "$TOP" vmtest \
-			KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest.log"
-		rc=${PIPESTATUS[0]}
-		summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest.log" | tail -1)
-		echo "vmtest ($sc) with build/patches/rpcrdma.ko: ${summary:-no summary} (exit $rc)" \
-			>>"$CK_LOG/results.txt"
-		[ "$rc" -eq 0 ] || die "VM scenarios $sc failed with the module from the patched tree; see build/patches/check/vmtest.log"
-	fi
-	msg "patches-check passed in $((SECONDS - t0)) s:"
-	sed 's/^/  /' "$CK_LOG/results.txt" >&2
-	;;
-_generate)
-	shift
-	kbuild_enter _generate "$@"
-	do_generate "$@"
-	;;
-_check)
-	kbuild_enter _check
-	do_check
-	;;
-*) die "usage: patches.sh generate|check (make patches, make patches-check)" ;;
-esac
+# main ARGS...: the whole script is read before anything runs, so
+# editing it during a long check cannot derail the running copy.
+main() {
+	case ${1:-} in
+	generate)
+		name=$(git -C "$TOP" config user.name) ||
+			die "git config user.name is not set: the patches need a Signed-off-by (git config --global user.name 'Your Name')"
+		email=$(git -C "$TOP" config user.email) ||
+			die "git config user.email is not set: the patches need a Signed-off-by (git config --global user.email you@example.org)"
+		"$0" _generate "$name" "$email"
+		;;
+	check)
+		t0=$SECONDS
+		"$0" _check || exit 1
+		if [ "${PATCHES_VM:-1}" = 0 ]; then
+			msg "patches-check: VM scenarios skipped (PATCHES_VM=0)"
+		else
+			[ -e "$OUT/rpcrdma.ko" ] || die "no build/patches/rpcrdma.ko after the check"
+			sc=${PATCHES_VM_SCENARIOS:-1 2 6 7}
+			msg "patches-check: VM scenarios $sc with the module built from the patched tree"
+			RPCRDMA_KO=$OUT/rpcrdma.ko make --no-print-directory -C "$TOP" vmtest \
+				KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest.log"
+			rc=${PIPESTATUS[0]}
+			summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest.log" | tail -1)
+			echo "vmtest ($sc) with build/patches/rpcrdma.ko: ${summary:-no summary} (exit $rc)" \
+				>>"$CK_LOG/results.txt"
+			[ "$rc" -eq 0 ] || die "VM scenarios $sc failed with the module from the patched tree; see build/patches/check/vmtest.log"
+		fi
+		msg "patches-check passed in $((SECONDS - t0)) s:"
+		sed 's/^/  /' "$CK_LOG/results.txt" >&2
+		;;
+	_generate)
+		shift
+		kbuild_enter _generate "$@"
+		do_generate "$@"
+		;;
+	_check)
+		kbuild_enter _check
+		do_check
+		;;
+	*) die "usage: patches.sh generate|check (make patches, make patches-check)" ;;
+	esac
+}
+
+main "$@"; exit $?
