@@ -664,8 +664,13 @@ class Checker:
         a = self.a
         rc, err, rows = run_tshark(pcap_in, a.lua, fields, dfilter, a.home)
         if rc != 0:
-            self.out.append(FMT_ERR + "tshark exited %d on %s: %s" % (
-                rc, pcap, "; ".join(err[:3])))
+            hint = ""
+            if any("rpcrdma_cm." in l for l in err):
+                hint = (" (tshark did not load %s: Debian 13's tshark 4.4 "
+                        "runs no Lua script as root; run wirecheck.sh as a "
+                        "normal user, or VM_WIRECHECK=0)" % a.lua)
+            self.out.append(FMT_ERR + "tshark exited %d on %s: %s%s" % (
+                rc, pcap, "; ".join(err[:3]), hint))
             return 2
         lua_err = [r["_ws.lua.error"] for r in rows if r["_ws.lua.error"]]
         lua_err += [l for l in err if "Lua" in l]
@@ -679,6 +684,15 @@ class Checker:
         else:
             self.load_roce(rows)
         est = [c for c in self.conns if c.established()]
+        undecoded = [c for c in est if "none" in (c.req.status, c.rep.status)]
+        if undecoded:
+            c = undecoded[0]
+            self.fail("%d of %d connections have a REQ/REP or MPA request/"
+                      "reply that rpcrdma_cm.lua did not decode (first: %s)" %
+                      (len(undecoded), len(est), c.name()),
+                      "tshark ran no Lua? Debian 13's tshark 4.4 skips Lua "
+                      "scripts as root: run scripts/vm/wirecheck.sh as a "
+                      "normal user, or VM_WIRECHECK=0")
         if not est:
             self.fail("no connection (REQ+REP or MPA request+reply) between "
                       "%s and %s in %s" % (a.client_ip, a.server_ip, pcap),
