@@ -9,9 +9,10 @@
 sc_probe_guests() {
 	local probe=$BUILD/tools/rpcrdma-cm-probe
 	local f stale=0
-	for f in tools/rpcrdma-cm-probe.c tools/rpcrdma-cm-probe-read.c \
-		 tools/rpcrdma-cm-probe.h net/sunrpc/xprtrdma/rpcrdma_pdata.c; do
-		[ "$TOP/$f" -nt "$probe" ] && stale=1
+	# every probe source (the probe is split by concern) and the codec
+	for f in "$TOP"/tools/rpcrdma-cm-probe*.[ch] \
+		 "$TOP/net/sunrpc/xprtrdma/rpcrdma_pdata.c"; do
+		[ "$f" -nt "$probe" ] && stale=1
 	done
 	if [ ! -x "$probe" ] || [ $stale = 1 ]; then
 		"$TOP/scripts/tools.sh" >/dev/null || { warn "cannot build the probe (scripts/tools.sh)"; return 1; }
