@@ -227,7 +227,6 @@ def run_tshark(pcap, lua, fields, dfilter, home):
 def parse_logs(pairdir):
     """debugfs lines, modules and parameters from the console logs."""
     info = {"conn": [], "module": {}, "params": {}}
-    seen = set()
     for side in ("client", "server"):
         path = os.path.join(pairdir, side + ".log")
         try:
@@ -239,12 +238,6 @@ def parse_logs(pairdir):
             m = re.search(r"RPCRDMA-CONN: (client|server) (role=.*)", line)
             if m:
                 kv = dict(re.findall(r"(\w+)=(\S+)", m.group(2)))
-                # both logs may carry a line; keep the order of first sight
-                key = (side, m.group(2)) if side == "server" else m.group(2)
-                if m.group(2) in seen:
-                    continue
-                seen.add(m.group(2))
-                del key
                 kv["_line"] = m.group(2)
                 kv["_pos"] = len(info["conn"])
                 info["conn"].append(kv)
