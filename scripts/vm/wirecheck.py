@@ -747,14 +747,14 @@ class Checker:
         guest/lib.sh) to switch: (request frame, N, frame of the ack)."""
         rc, _, rows = run_tshark(
             pcap, self.a.lua, ["frame.number", "ip.src", "data.data",
-                               "infiniband.payload", "tcp.payload"],
+                               "nfs.data", "tcp.payload"],
             'frame contains "param short_replies " || frame contains "END "',
             self.a.home)
         if rc != 0:
             return
         pending = []
         for row in rows:
-            raw = "".join(row[f] for f in ("data.data", "infiniband.payload",
+            raw = "".join(row[f] for f in ("data.data", "nfs.data",
                                            "tcp.payload"))
             try:
                 text = bytes.fromhex(raw.replace(":", "").replace(",", ""))
