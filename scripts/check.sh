@@ -37,6 +37,8 @@ for name in $(ktab | awk '$5 != "-" {print $1}'); do
 	step "kernel $name: build, lint, vmtest ${scope//,/ } (make matrix MATRIX=$name)" \
 		env MATRIX="$name" "$TOP/scripts/matrix.sh"
 done
+# After the matrix: the test also decodes the pcaps its VM runs recorded.
+step "Wireshark dissector: codec vectors and VM pcaps (make wireshark)" make -s wireshark
 echo
 MATRIX_REPORT=1 "$TOP/scripts/matrix.sh" 2>/dev/null
 echo
