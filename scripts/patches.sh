@@ -166,6 +166,7 @@ stage() {
 		mkdir -p "$(dirname "$WORK/$dst")"
 		cp "$TOP/$src" "$WORK/$dst"
 	done
+	adapt
 	for f in "${files[@]}"; do
 		read -r src dst <<<"$f"
 		dst=${dst:-$src}
@@ -211,6 +212,33 @@ stage() {
 	done
 }
 
+# adapt: the rules of scripts/patches/adapt/ whose "// When: FILE ERE"
+# matches the tree, on their "// Target:" when this patch's tree has
+# it: our files, fitted to an API the tree changed since the kernels
+# the module is built for. A target that spatch leaves without its
+# "// Expect:" stops the generation.
+adapt() {
+	local rule t when wf wre line f want
+	for rule in "$MSGDIR"/adapt/*.cocci; do
+		[ -e "$rule" ] || continue
+		t=$(sed -n 's|^// Target: *||p' "$rule")
+		[ -e "$WORK/$t" ] || continue
+		when=$(sed -n 's|^// When: *||p' "$rule")
+		wf=${when%% *}
+		wre=${when#* }
+		[ -z "$when" ] || grep -qE -- "$wre" "$KSRC_DIR/$wf" || continue
+		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
+			"$WORK/$t" >"$OUT/.logs/adapt-${rule##*/}.log" 2>&1 ||
+			{ cat "$OUT/.logs/adapt-${rule##*/}.log" >&2; die "adaptation ${rule##*/}: spatch failed on $t"; }
+		while IFS= read -r line; do
+			f=${line%% *}
+			want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
+			tr -s ' \t' '  ' <"$WORK/$f" | grep -F -- "$want" >/dev/null ||
+				die "adaptation ${rule##*/} no longer applies: $f lacks '$want' (see scripts/patches/adapt/${rule##*/})"
+		done < <(sed -n 's|^// Expect: *||p' "$rule")
+	done
+}
+
 # kconfig_block FILE: the test's entry after SUNRPC_XPRT_RDMA's block.
 kconfig_block() {
 	local file=$1 tmp
@@ -231,8 +259,9 @@ kconfig_block() {
 inputs_stamp() {
 	{
 		echo "$KVER $(headers_version) $KSRC_DIR $*"
-		cat "$0" "$MSGDIR"/* "$TOP"/scripts/coccinelle/*.cocci \
+		cat "$0" "$TOP"/scripts/coccinelle/*.cocci \
 			"$TOP"/net/sunrpc/xprtrdma/* "$TOP"/kunit/*
+		find "$MSGDIR" -type f -print0 | sort -z | xargs -0 cat
 		find "$TOP/include" -type f -print0 | sort -z | xargs -0 cat
 	} | sha256sum | cut -d' ' -f1
 }
@@ -497,9 +526,15 @@ do_check() {
 
 	# The module from the fully patched tree, for the VM scenarios.
 	t0=$SECONDS
-	if kmake net/sunrpc/xprtrdma/rpcrdma.ko >"$CK_LOG/module.log" 2>&1 &&
-	   [ -e "$OBJ/net/sunrpc/xprtrdma/rpcrdma.ko" ]; then
-		cp "$OBJ/net/sunrpc/xprtrdma/rpcrdma.ko" "$OUT/rpcrdma.ko"
+	# As an external module of the configured tree: modpost then takes
+	# the symbol versions of the kernel's other modules (sunrpc, ib_core,
+	# rdma_cm) from Debian's Module.symvers, which an in-tree build
+	# without them cannot.
+	rm -rf "$PCACHE/mod"
+	mkdir -p "$PCACHE/mod"
+	if kmake M="$TREE/net/sunrpc/xprtrdma" MO="$PCACHE/mod" modules \
+		>"$CK_LOG/module.log" 2>&1 && [ -e "$PCACHE/mod/rpcrdma.ko" ]; then
+		cp "$PCACHE/mod/rpcrdma.ko" "$OUT/rpcrdma.ko"
 		p=$(modinfo -F vermagic "$OUT/rpcrdma.ko" 2>/dev/null)
 		if [ "${p%% *}" = "$KVER" ]; then
 			RESULTS+=("module: build/patches/rpcrdma.ko, vermagic $p ($((SECONDS - t0)) s)")
