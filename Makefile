@@ -114,5 +114,5 @@ help: ## this list
 	@echo "  VM_QEMU=system|backports|<path> VM_SMP=<n> MATRIX=\"<names>\" RPCRDMA_CM_CACHE=<dir>"
 	@echo "Kernels (scripts/kernels.tab; make kernels shows today's releases):"
 	@sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | \
-		awk 'NF {printf "  %-20s %-30s %s, make check: %s\n", $$1, $$2, $$6, $$5}'
+		awk 'NF {printf "  %-20s %-30s %s, make check: %s, VM QEMU: %s\n", $$1, $$2, $$6, $$5, $$7}'
 	@echo "Cache outside the clone (roots, images, sources): $${RPCRDMA_CM_CACHE:-/var/cache/rpcrdma-cm}"

@@ -51,7 +51,7 @@ ktab_line() {
 }
 
 # ktab_field WHAT N: column N (1 name, 2 suites, 3 family, 4 release,
-# 5 check, 6 status) of WHAT's line.
+# 5 check, 6 status, 7 qemu) of WHAT's line.
 ktab_field() { ktab_line "$1" | awk -v n="$2" '{print $n}'; }
 
 # host_family: the Debian release this host runs (bookworm, trixie, sid).

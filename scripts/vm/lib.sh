@@ -25,7 +25,8 @@
 #   VM_QEMU       the emulator: "system" (the host's qemu-system-x86_64),
 #                 "backports" (the newest QEMU of the host family's
 #                 backports suite, unpacked into the cache, not installed;
-#                 QEMU 10.0 on Debian 12) or a path to a binary
+#                 QEMU 10.0 on Debian 12) or a path to a binary; default:
+#                 the kernel's qemu column in scripts/kernels.tab
 #   VM_TIMEOUT    seconds a client script may run (default 240)
 #   VM_KEEP_LOGS  logs are kept in build/vm/<KVER>/logs/ anyway; set
 #                 VM_VERBOSE=1 to echo guest status lines while waiting
@@ -57,6 +58,10 @@ if [ -z "${VM_CPU:-}" ]; then
 	[ "$VM_ACCEL" = kvm ] && VM_CPU=host
 fi
 VM_SMP=${VM_SMP:-1}
+# The QEMU a kernel boots with is a column of scripts/kernels.tab (the one
+# place per-kernel choices live); a release the table does not know gets
+# the host's own.
+[ -n "${VM_QEMU:-}" ] || VM_QEMU=$(ktab_field "$KVER" 7)
 VM_QEMU=${VM_QEMU:-system}
 # What makes a guest log a failure, whatever the scripts reported.
 VM_BAD_RE='BUG:|WARNING:|Oops|Call Trace|general protection|Kernel panic'
@@ -89,7 +94,15 @@ vm_qemu_ensure() {
 	backports)
 		fam=$(host_family)
 		ver=$(suite_version qemu-system-x86 "$fam-backports")
-		[ -n "$ver" ] || die "VM_QEMU=backports: $fam-backports has no qemu-system-x86"
+		if [ -z "$ver" ] && command -v qemu-system-x86_64 >/dev/null &&
+		   [ "$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([0-9]*\).*/\1/p')" -ge 8 ]; then
+			# e.g. a Debian 13 host: its own QEMU is new enough
+			msg "VM_QEMU=backports: $fam-backports has no QEMU; the host's own is new enough"
+			VM_QEMU=system
+			vm_qemu_ensure
+			return
+		fi
+		[ -n "$ver" ] || die "VM_QEMU=backports: $fam-backports has no qemu-system-x86 (set VM_QEMU=system to use the host's)"
 		dir=$RPCRDMA_CM_CACHE/qemu/${ver//[:~+]/_}
 		if [ ! -x "$dir/root/usr/bin/qemu-system-x86_64" ]; then
 			msg "VM_QEMU=backports: unpacking qemu-system-x86 $ver from $fam-backports into the cache"
