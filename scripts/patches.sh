@@ -73,6 +73,12 @@ series_patches() {
 	done
 }
 
+# subject_of PATCH: its Subject, unfolded, without the [PATCH n/m] tag.
+subject_of() {
+	awk '/^Subject: / {s = $0; while ((getline l) > 0 && l ~ /^ /) s = s l; print s; exit}' "$1" |
+		sed -e 's/^Subject: \[PATCH[^]]*\] //'
+}
+
 # hdr MSG KEY: the values of KEY: lines of MSG's header, one per line.
 hdr() { sed -n "1,/^---\$/ s/^$2: *//p" "$1"; }
 
@@ -481,7 +487,7 @@ do_check() {
 	for ((n = 1; n <= ${#PATCHES[@]}; n++)); do
 		patch=${PATCHES[$((n - 1))]}
 		t0=$SECONDS
-		msg "check: [$n/${#PATCHES[@]}] $(sed -n 's/^Subject: \[PATCH[^]]*\] //p' "$patch")"
+		msg "check: [$n/${#PATCHES[@]}] $(subject_of "$patch")"
 		(cd "$TREE" && git apply --check "$patch" 2>"$CK_LOG/apply-$n.log" &&
 			git apply "$patch" 2>>"$CK_LOG/apply-$n.log") ||
 			{ cat "$CK_LOG/apply-$n.log" >&2; die "patch $n does not apply to the tree of the patches before it: ${patch##*/}"; }
