@@ -532,14 +532,19 @@ do_check() {
 
 	# The module from the fully patched tree, for the VM scenarios.
 	t0=$SECONDS
-	# As an external module of the configured tree: modpost then takes
-	# the symbol versions of the kernel's other modules (sunrpc, ib_core,
-	# rdma_cm) from Debian's Module.symvers, which an in-tree build
-	# without them cannot.
+	# Built like the drop-in module: against Debian's headers of $KVER
+	# (their configuration, compiler flags and symbol versions are the
+	# running kernel's; a tree configured here differs where the build
+	# root lacks Debian's toolchain, e.g. pahole: BTF changes struct
+	# module, and the kernel refuses such a module). The patched tree's
+	# include/ goes first, for the headers the series changes; objects
+	# go to MO=, never into the tree.
 	rm -rf "$PCACHE/mod"
 	mkdir -p "$PCACHE/mod"
-	if kmake M="$TREE/net/sunrpc/xprtrdma" MO="$PCACHE/mod" modules \
-		>"$CK_LOG/module.log" 2>&1 && [ -e "$PCACHE/mod/rpcrdma.ko" ]; then
+	if make -C "/lib/modules/$KVER/build" M="$TREE/net/sunrpc/xprtrdma" \
+		MO="$PCACHE/mod" NOSTDINC_FLAGS="-nostdinc -I$TREE/include" \
+		-j"$JOBS" modules >"$CK_LOG/module.log" 2>&1 &&
+	   [ -e "$PCACHE/mod/rpcrdma.ko" ]; then
 		cp "$PCACHE/mod/rpcrdma.ko" "$OUT/rpcrdma.ko"
 		p=$(modinfo -F vermagic "$OUT/rpcrdma.ko" 2>/dev/null)
 		if [ "${p%% *}" = "$KVER" ]; then
