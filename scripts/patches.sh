@@ -484,6 +484,8 @@ do_check() {
 	RESULTS=()
 	FAILED=0
 	local kunit=${PATCHES_KUNIT:-both}
+	[[ $kunit =~ ^(first|last|both|none)$ ]] ||
+		die "PATCHES_KUNIT=$kunit: say first, last, both or none"
 	for ((n = 1; n <= ${#PATCHES[@]}; n++)); do
 		patch=${PATCHES[$((n - 1))]}
 		t0=$SECONDS
@@ -597,7 +599,8 @@ main() {
 		;;
 	check)
 		t0=$SECONDS
-		"$0" _check || exit 1
+		# the build root clears the environment: settings go as arguments
+		"$0" _check "${PATCHES_KUNIT:-both}" || exit 1
 		if [ "${PATCHES_VM:-1}" = 0 ]; then
 			msg "patches-check: VM scenarios skipped (PATCHES_VM=0)"
 		else
@@ -621,8 +624,8 @@ main() {
 		do_generate "$@"
 		;;
 	_check)
-		kbuild_enter _check
-		do_check
+		kbuild_enter _check "${2:-both}"
+		PATCHES_KUNIT=${2:-both} do_check
 		;;
 	*) die "usage: patches.sh generate|check (make patches, make patches-check)" ;;
 	esac
