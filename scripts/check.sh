@@ -37,6 +37,12 @@ for name in $(ktab | awk '$5 != "-" {print $1}'); do
 	step "kernel $name: build, lint, vmtest ${scope//,/ } (make matrix MATRIX=$name)" \
 		env MATRIX="$name" "$TOP/scripts/matrix.sh"
 done
+# The kernel patch series, patch by patch: build, checkpatch --strict,
+# KUnit after the first and the last. Its VM scenarios (PATCHES_VM=1, the
+# default of make patches-check) run the same rules and files as the
+# drop-in module the matrix has just tested, so check skips them.
+step "patch series: build, checkpatch, KUnit per patch (PATCHES_VM=0 make patches-check)" \
+	env PATCHES_VM=0 make -s patches-check
 # After the matrix: the test also decodes the pcaps its VM runs recorded.
 step "Wireshark dissector: codec vectors and VM pcaps (make wireshark)" make -s wireshark
 echo
