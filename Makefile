@@ -106,9 +106,10 @@ distclean: clean ## also remove the cache: build roots, unpacked kernels, source
 help: ## this list
 	@echo "rpcrdma-cm targets (KVER=$(KVER)):"
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | \
-		sed -E 's/^([a-z-]+):.*## (.*)/  make \1\t\2/' | \
-		sed 's/\$$(KVER)/$(KVER)/g' | expand -t 24
-	@echo "  make <name>             the module for a kernel of the table: $(KNAMES)"
+		sed -E 's/^([a-z-]+):.*## (.*)/\1\t\2/' | \
+		sed 's/\$$(KVER)/$(KVER)/g' | \
+		awk -F'\t' '{printf "  make %-20s %s\n", $$1, $$2}'
+	@echo "  make <name>               the module for a kernel of the table: $(KNAMES)"
 	@echo "Variables: KVER=<release or name> KSRC=<kernel tree> FUZZ_SECONDS=<n>"
 	@echo "  PATCHES_KVER=<name or release> PATCHES_VM=0 PATCHES_KUNIT=first|last|both|none"
 	@echo "  VM_QEMU=system|backports|<path> VM_SMP=<n> MATRIX=\"<names>\" RPCRDMA_CM_CACHE=<dir>"
