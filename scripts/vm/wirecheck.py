@@ -206,8 +206,30 @@ def roce_prefilter(pcap, out):
     return kept
 
 
+def tshark_version():
+    """(major, minor) of the tshark on PATH, (0, 0) when unknown."""
+    try:
+        out = subprocess.run(["tshark", "--version"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL,
+                             universal_newlines=True).stdout
+        m = re.search(r"TShark \(Wireshark\) (\d+)\.(\d+)", out)
+        return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+    except OSError:
+        return (0, 0)
+
+
+def unprivileged():
+    """Command prefix that drops root where it must: from 4.4 on (Debian
+    13) tshark runs no Lua script as root. Older ones keep running as
+    they are, so files made under a strict umask stay readable."""
+    if os.geteuid() != 0 or tshark_version() < (4, 4):
+        return []
+    return ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+            "--"]
+
+
 def run_tshark(pcap, lua, fields, dfilter, home):
-    cmd = ["tshark", "-n", "-X", "lua_script:" + lua, "-r", pcap,
+    cmd = unprivileged() + ["tshark", "-n", "-X", "lua_script:" + lua, "-r", pcap,
            "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
            "-E", "occurrence=a", "-E", "aggregator=,"]
     for f in fields:
@@ -624,6 +646,7 @@ class Checker:
             fd, tmp = tempfile.mkstemp(suffix=".pcap", prefix=".wirecheck.",
                                        dir=a.pairdir)
             os.close(fd)
+            os.chmod(tmp, 0o644)    # tshark may run unprivileged
             self.framemap = roce_prefilter(pcap, tmp)
             if self.framemap is not None:
                 self.total = self.framemap.pop()
