@@ -393,7 +393,9 @@ reset_tree() {
 
 # kmake ARGS...: make in the patched tree, objects in $OBJ.
 kmake() {
-	make -C "$TREE" O="$OBJ" LOCALVERSION="$LOCALV" -j"$JOBS" "$@"
+	# MAKEFLAGS cleared: `make -s patches-check` (make check) would make
+	# Kbuild silent, and the per-patch report counts its CC lines
+	MAKEFLAGS='' make -C "$TREE" O="$OBJ" LOCALVERSION="$LOCALV" -j"$JOBS" "$@"
 }
 
 # prepare_tree: $TREE (pristine, hard links) and $OBJ (configured from
