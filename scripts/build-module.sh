@@ -81,10 +81,6 @@ cp "$UPSTREAM"/*.c "$UPSTREAM"/*.h "$SRC"/
 cp "$UPSTREAM/Makefile" "$SRC/upstream.mk"
 cp "$KSRC_DIR/include/linux/sunrpc/svc_rdma.h" "$SRC/include/linux/sunrpc/"
 
-# squeeze FILE: whitespace-insensitive view of a file for the manifest
-# (read with grep without -q: an early exit would SIGPIPE tr under pipefail)
-squeeze() { tr -s ' \t' '  ' <"$1"; }
-
 msg "applying $(ls "$COCCI_DIR"/*.cocci | wc -l) semantic patches (spatch)"
 for rule in "$COCCI_DIR"/*.cocci; do
 	name=$(basename "$rule" .cocci)
@@ -98,19 +94,7 @@ for rule in "$COCCI_DIR"/*.cocci; do
 			die "rule $name: spatch failed on $t"
 		fi
 	done
-	while IFS= read -r line; do
-		f=${line%% *}
-		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
-		squeeze "$SRC/$f" | grep -F -- "$want" >/dev/null ||
-			die "rule $name no longer applies to this kernel: $f lacks '$want' after spatch (see scripts/coccinelle/$name.cocci)"
-	done < <(sed -n 's|^// Expect: *||p' "$rule")
-	while IFS= read -r line; do
-		f=${line%% *}
-		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
-		if squeeze "$SRC/$f" | grep -F -- "$want" >/dev/null; then
-			die "rule $name did not fully apply: $f still has '$want' (see scripts/coccinelle/$name.cocci)"
-		fi
-	done < <(sed -n 's|^// Absent: *||p' "$rule")
+	cocci_manifest "$rule" "$SRC"
 	msg "  $name: applied"
 done
 

@@ -135,3 +135,44 @@ ensure_ksrc() {
 		die "kernel source $KSRC_DIR is $sv but headers for $KVER are $hv; update linux-source-${hv%.*} (apt-get install linux-source-${hv%.*} linux-headers-$KVER) or pass KSRC=<tree of $hv>"
 	export KSRC_DIR
 }
+
+# cocci_manifest RULE DIR [MAPFN]: check that the transformed files in DIR
+# carry every "// Expect:" line of RULE (a .cocci file) and none of its
+# "// Absent:" lines, whitespace-insensitively. A manifest line names a
+# file as the rule's Target names it; MAPFN, given the rule's name and
+# that file, prints its path under DIR (default: the file as named).
+# Shared by the module build and the patch series, so a rule means the
+# same in both.
+cocci_manifest() {
+	local rule=$1 dir=$2 map=${3:-} name line f want
+	name=$(basename "$rule" .cocci)
+	while IFS= read -r line; do
+		f=${line%% *}
+		[ -z "$map" ] || f=$("$map" "$name" "$f")
+		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
+		# grep without -q: an early exit would SIGPIPE tr under pipefail
+		tr -s ' \t' '  ' <"$dir/$f" | grep -F -- "$want" >/dev/null ||
+			die "rule $name no longer applies to this kernel: $f lacks '$want' after spatch (see ${rule#"$TOP"/})"
+	done < <(sed -n 's|^// Expect: *||p' "$rule")
+	while IFS= read -r line; do
+		f=${line%% *}
+		[ -z "$map" ] || f=$("$map" "$name" "$f")
+		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
+		if tr -s ' \t' '  ' <"$dir/$f" | grep -F -- "$want" >/dev/null; then
+			die "rule $name did not fully apply: $f still has '$want' (see ${rule#"$TOP"/})"
+		fi
+	done < <(sed -n 's|^// Absent: *||p' "$rule")
+}
+
+# need_tshark: install tshark (and with it text2pcap) without the
+# question about non-root capture, which would stop a non-interactive
+# apt-get.
+need_tshark() {
+	command -v tshark >/dev/null && command -v text2pcap >/dev/null &&
+		return 0
+	if [ "$(id -u)" -eq 0 ]; then
+		echo "wireshark-common wireshark-common/install-setuid" \
+			"boolean false" | debconf-set-selections
+	fi
+	need_pkgs tshark
+}

@@ -92,9 +92,9 @@ rule_path() {
 }
 
 # apply_rule RULE DIR: spatch RULE over its targets in DIR, then check
-# its Expect/Absent lines exactly as build-module.sh does.
+# its Expect/Absent lines (cocci_manifest, as the module build does).
 apply_rule() {
-	local rule=$TOP/scripts/coccinelle/$1.cocci dir=$2 t p line f want
+	local rule=$TOP/scripts/coccinelle/$1.cocci dir=$2 t p
 	[ -e "$rule" ] || die "scripts/patches names rule $1, but there is no scripts/coccinelle/$1.cocci"
 	for t in $(sed -n 's|^// Target: *||p' "$rule"); do
 		p=$(rule_path "$1" "$t")
@@ -105,19 +105,7 @@ apply_rule() {
 		python3 "$MSGDIR/restore_comments.py" "$KSRC_DIR/$p" "$dir/$p" ||
 			die "restore_comments.py failed on $p"
 	done
-	while IFS= read -r line; do
-		f=$(rule_path "$1" "${line%% *}")
-		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
-		tr -s ' \t' '  ' <"$dir/$f" | grep -F -- "$want" >/dev/null ||
-			die "rule $1 no longer applies to this kernel: $f lacks '$want' (see scripts/coccinelle/$1.cocci)"
-	done < <(sed -n 's|^// Expect: *||p' "$rule")
-	while IFS= read -r line; do
-		f=$(rule_path "$1" "${line%% *}")
-		want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
-		if tr -s ' \t' '  ' <"$dir/$f" | grep -F -- "$want" >/dev/null; then
-			die "rule $1 did not fully apply: $f still has '$want' (see scripts/coccinelle/$1.cocci)"
-		fi
-	done < <(sed -n 's|^// Absent: *||p' "$rule")
+	cocci_manifest "$rule" "$dir" rule_path
 }
 
 # insert_after FILE ANCHOR-ERE TEXT: insert TEXT after the first line of
@@ -224,7 +212,7 @@ stage() {
 # the module is built for. A target that spatch leaves without its
 # "// Expect:" stops the generation.
 adapt() {
-	local rule t when wf wre line f want
+	local rule t when wf wre
 	for rule in "$MSGDIR"/adapt/*.cocci; do
 		[ -e "$rule" ] || continue
 		t=$(sed -n 's|^// Target: *||p' "$rule")
@@ -236,12 +224,7 @@ adapt() {
 		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
 			"$WORK/$t" >"$OUT/.logs/adapt-${rule##*/}.log" 2>&1 ||
 			{ cat "$OUT/.logs/adapt-${rule##*/}.log" >&2; die "adaptation ${rule##*/}: spatch failed on $t"; }
-		while IFS= read -r line; do
-			f=${line%% *}
-			want=$(printf '%s' "${line#* }" | tr -s ' \t' '  ')
-			tr -s ' \t' '  ' <"$WORK/$f" | grep -F -- "$want" >/dev/null ||
-				die "adaptation ${rule##*/} no longer applies: $f lacks '$want' (see scripts/patches/adapt/${rule##*/})"
-		done < <(sed -n 's|^// Expect: *||p' "$rule")
+		cocci_manifest "$rule" "$WORK"
 	done
 }
 
