@@ -43,19 +43,6 @@ usage() {
 	exit 2
 }
 
-# need_tshark: install tshark (and with it text2pcap) without the
-# question about non-root capture, which would stop a non-interactive
-# apt-get.
-need_tshark() {
-	command -v tshark >/dev/null && command -v text2pcap >/dev/null &&
-		return 0
-	if [ "$(id -u)" -eq 0 ]; then
-		echo "wireshark-common wireshark-common/install-setuid" \
-			"boolean false" | debconf-set-selections
-	fi
-	need_pkgs tshark
-}
-
 # build_codec: the unmodified codec as a library gen-vectors.py loads.
 build_codec() {
 	local src=net/sunrpc/xprtrdma/rpcrdma_pdata.c f

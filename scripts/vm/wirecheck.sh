@@ -40,11 +40,7 @@ if [ ! -s "$pcap" ]; then
 	echo "wire: no capture in $pcap (run with VM_PCAP=1)"
 	exit 2
 fi
-if ! command -v tshark >/dev/null; then
-	[ "$(id -u)" -eq 0 ] && echo "wireshark-common wireshark-common/install-setuid" \
-		"boolean false" | debconf-set-selections
-	need_pkgs tshark
-fi
+need_tshark
 mkdir -p "$home"
 # tshark runs with an empty HOME: no installed plugin copy, no personal
 # preferences. As root, Debian 13's tshark 4.4 runs no Lua script at
