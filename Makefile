@@ -16,8 +16,8 @@ export KVER KSRC TOP
 KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print $$1}')
 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
-	kunit-module check lint vmtest demo bench fuzz tools siw matrix kernels ab \
-	patches patches-check \
+	kunit-module check lint vmtest demo bench soak fuzz tools siw matrix kernels ab \
+	patches patches-check debug-kernel debugtest \
 	buildroot-clean wireshark install-wireshark uninstall-wireshark $(KNAMES)
 
 all: module
@@ -52,6 +52,9 @@ demo: module ## boot two VMs, mount NFSv4.2 over RDMA, print the negotiation
 bench: module ## measure chunks per RPC with and without negotiation
 	@$(TOP)/scripts/vm/bench.sh
 
+soak: module ## fio/stress-ng/dbench across link drops, device removal, nfsd restarts, reconnects (SOAK_SECONDS=, SOAK_SEED=, SOAK_LONG=1)
+	@$(TOP)/scripts/vm/soak.sh
+
 fuzz: ## fuzz the codec in userspace (FUZZ_SECONDS=, default 60)
 	@$(TOP)/scripts/fuzz.sh
 
@@ -75,6 +78,12 @@ lint: ## checkpatch --strict, kernel-doc, W=1 + sparse build, shellcheck
 
 ab: ## scenario AB_SCENARIO run AB_RUNS times per cell (module x QEMU x smp): faults per cell
 	@$(TOP)/scripts/vm/ab.sh
+
+debug-kernel: ## build (or reuse) the KASAN/lockdep/kmemleak/UBSAN/KUnit test kernel of $(KVER)'s source
+	@$(TOP)/scripts/debug-kernel.sh >/dev/null
+
+debugtest: ## KUnit in the guest and scenarios 1 2 6 7 8 9 under the debug kernel
+	@$(TOP)/scripts/debugtest.sh
 
 matrix: ## kernel x {build, lint, vmtest} for the kernels of scripts/kernels.tab
 	@$(TOP)/scripts/matrix.sh

@@ -39,15 +39,20 @@ ktab() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$KTAB"; }
 ktab_names() { ktab | awk '{print $1}'; }
 
 # ktab_line WHAT: the table line for a short name or a release (first
-# line whose pattern matches); empty when none does.
+# line whose pattern matches); empty when none does. A kernel built here
+# from a Debian release's source (make debug-kernel) names that release
+# in $RPCRDMA_CM_CACHE/kernels/<its release>/base and takes its line:
+# same build family, same QEMU.
 ktab_line() {
-	local name suites family re rest
+	local name suites family re rest base
 	while read -r name suites family re rest; do
 		if [ "$1" = "$name" ] || [[ $1 =~ $re ]]; then
 			echo "$name $suites $family $re $rest"
 			return
 		fi
 	done < <(ktab)
+	base=$RPCRDMA_CM_CACHE/kernels/$1/base
+	[ -s "$base" ] && [ "$(cat "$base")" != "$1" ] && ktab_line "$(cat "$base")"
 }
 
 # ktab_field WHAT N: column N (1 name, 2 suites, 3 family, 4 release,
@@ -169,7 +174,7 @@ kver_normalize() {
 		KVER=$rel
 		export KVER
 	fi
-	[ -n "$(ktab_line "$KVER")" ] || [ -e "/lib/modules/$KVER/build/Makefile" ] ||
+	[ -n "$(ktab_line "$KVER")" ] || [ -e "$(kdir)/Makefile" ] ||
 		die "KVER=$KVER is no Debian amd64 kernel release this project knows (scripts/kernels.tab); use a short name or a release:
 $(kver_known)"
 }
@@ -180,7 +185,7 @@ kver_family() { ktab_field "$KVER" 3; }
 # kver_native: true when this host builds $KVER itself: its headers are
 # installed, or the host is of the kernel's family.
 kver_native() {
-	[ -e "/lib/modules/$KVER/build/Makefile" ] && return 0
+	[ -e "$(kdir)/Makefile" ] && return 0
 	[ "$(kver_family)" = "$(host_family)" ]
 }
 
@@ -238,6 +243,9 @@ kimage_ensure() {
 		flock 8 || die "cannot lock $dir.lock"
 	fi
 	if [ ! -e "$dir/.complete" ]; then
+		case $KVER in
+		*-rpcrdma-dbg-*) die "debug kernel $KVER is not built (or its build did not finish); run make debug-kernel" ;;
+		esac
 		kver_check_exists
 		tmp=$dir.new
 		rm -rf "$tmp" "$dir"

@@ -18,7 +18,7 @@ JOBS=${JOBS:-2}
 
 [ -n "$KVER" ] || KVER=$(kver_default)
 ensure_headers
-KDIR=/lib/modules/$KVER/build
+KDIR=$(kdir)
 [ -e "$KDIR/.config" ] || die "$KDIR has no .config; cannot tell whether $KVER has KUnit"
 
 kunit=$(sed -n 's/^CONFIG_KUNIT=//p' "$KDIR/.config")

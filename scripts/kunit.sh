@@ -6,11 +6,14 @@
 # The kernel source comes from ensure_ksrc (Debian's linux-source-x.y,
 # extracted once into $RPCRDMA_CM_CACHE/src, or KSRC=). That tree is a cache other
 # scripts share, so it is never written to: kunit.py runs in a scratch
-# tree under build/kunit/ made of hard links to the cache. Every file
+# tree made of hard links to the cache. Every file
 # this script puts into the scratch tree first removes the link and then
 # writes a new file, so the cache is never modified through a shared
 # inode. Files are only replaced when their content differs, which keeps
-# the UML build directory (also under build/kunit/) incremental.
+# the UML build directory incremental. Scratch tree and UML build live in
+# $RPCRDMA_CM_CACHE/kunit (outside the clone, one at a time under a lock),
+# so a fresh clone (CI) reuses the UML kernel and rebuilds only the files
+# whose content differs; the log stays in build/kunit/kunit.log.
 #
 # Environment: KVER, KSRC (see lib.sh), JOBS (default 2),
 # KUNIT_VERBOSE=1 to stream all of kunit.py's output.
@@ -64,17 +67,20 @@ ensure_headers
 ensure_ksrc
 
 kver_src=$(makefile_version "$KSRC_DIR")
-SCRATCH=$BUILD/kunit/src-$kver_src
-OUT=$BUILD/kunit/uml-$kver_src
+KCACHE=$RPCRDMA_CM_CACHE/kunit
+SCRATCH=$KCACHE/src-$kver_src
+OUT=$KCACHE/uml-$kver_src
 LOG=$BUILD/kunit/kunit.log
-mkdir -p "$BUILD/kunit"
+mkdir -p "$BUILD/kunit" "$KCACHE" || die "cannot create $KCACHE; set RPCRDMA_CM_CACHE=<a writable directory>"
+exec 7>"$KCACHE/.lock"
+flock -n 7 || { msg "kunit: another make kunit uses $KCACHE; waiting for it"; flock 7; }
 
 # Rebuild the scratch tree (and drop the UML objects built from it) when
 # the cache it was linked from is newer or is another tree (KSRC=).
 origin="$KSRC_DIR $(stat -c %Y "$KSRC_DIR/Makefile" "$KSRC_DIR/.extracted" 2>/dev/null | tr '\n' ' ')"
 if [ ! -e "$SCRATCH/.rpcrdma-origin" ] ||
    [ "$(cat "$SCRATCH/.rpcrdma-origin")" != "$origin" ]; then
-	msg "kunit: linking a scratch copy of $KSRC_DIR into build/kunit (hard links, ~10 s)"
+	msg "kunit: linking a scratch copy of $KSRC_DIR into $KCACHE (hard links, ~10 s)"
 	rm -rf "$SCRATCH" "$SCRATCH.tmp" "$OUT"
 	cp -al "$KSRC_DIR" "$SCRATCH.tmp" || die "cannot link $KSRC_DIR into $SCRATCH.tmp"
 	rm -f "$SCRATCH.tmp/.extracted"
@@ -90,7 +96,7 @@ if [ ! -e "$SCRATCH/.rpcrdma-origin" ] ||
 	echo "$origin" >"$SCRATCH/.rpcrdma-origin"
 fi
 
-msg "kunit: overlaying the codec and its tests into build/kunit/src-$kver_src"
+msg "kunit: overlaying the codec and its tests into $SCRATCH"
 put "$TOP/include/linux/sunrpc/rpcrdma_pdata.h" \
 	"$SCRATCH/include/linux/sunrpc/rpcrdma_pdata.h"
 put "$TOP/net/sunrpc/xprtrdma/rpcrdma_pdata.c" "$SCRATCH/$OVL/rpcrdma_pdata.c"
@@ -103,9 +109,9 @@ hook Kconfig "" "# rpcrdma-cm: RFC 8797 codec KUnit overlay" \
 	"source \"$OVL/Kconfig\""
 
 if [ -e "$OUT/.config" ]; then
-	msg "kunit: incremental UML build and run in build/kunit/uml-$kver_src (jobs=$JOBS)"
+	msg "kunit: incremental UML build and run in $OUT (jobs=$JOBS)"
 else
-	msg "kunit: first UML build in build/kunit/uml-$kver_src (jobs=$JOBS, several minutes)"
+	msg "kunit: first UML build in $OUT (jobs=$JOBS, several minutes)"
 fi
 msg "kunit: full kunit.py output in ${LOG#"$TOP"/}"
 

@@ -51,8 +51,21 @@ kver_default() {
 	done
 }
 
-# ensure_headers: make sure /lib/modules/$KVER/build exists, installing
-# Debian's default kernel headers on a machine that has none.
+# kdir: the kernel build tree modules for $KVER are built against: KDIR
+# when set, the tree of a kernel built here (make debug-kernel keeps it in
+# $RPCRDMA_CM_CACHE/kernels/<release>/build), else the installed headers.
+kdir() {
+	if [ -n "${KDIR:-}" ]; then
+		echo "$KDIR"
+	elif [ -e "$RPCRDMA_CM_CACHE/kernels/$KVER/build/Makefile" ]; then
+		echo "$RPCRDMA_CM_CACHE/kernels/$KVER/build"
+	else
+		echo "/lib/modules/$KVER/build"
+	fi
+}
+
+# ensure_headers: make sure the build tree of $KVER (kdir) exists,
+# installing Debian's default kernel headers on a machine that has none.
 ensure_headers() {
 	if [ -z "$KVER" ]; then
 		msg "no kernel headers installed; installing linux-headers-amd64"
@@ -61,6 +74,7 @@ ensure_headers() {
 		export KVER
 	fi
 	[ -n "$KVER" ] || die "no kernel headers found; install linux-headers-<release>"
+	[ -e "$(kdir)/Makefile" ] && return 0
 	if [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
 		kver_check_exists
 		case $(ktab_field "$KVER" 2) in
@@ -82,8 +96,11 @@ makefile_version() {
 # headers_version: x.y.z of the headers for $KVER (Debian splits them
 # into an arch directory and a -common one that holds the numbers).
 headers_version() {
-	local d=/lib/modules/$KVER/build v
+	local d v
+	d=$(kdir)
 	v=$(makefile_version "$d")
+	# Debian's headers, and an O= build tree, link their sources
+	[ -z "$v" ] && [ -e "$d/source/Makefile" ] && v=$(makefile_version "$d/source")
 	[ -z "$v" ] && [ -e "/lib/modules/$KVER/source/Makefile" ] &&
 		v=$(makefile_version "/lib/modules/$KVER/source")
 	echo "$v"
@@ -96,7 +113,7 @@ headers_version() {
 ensure_ksrc() {
 	local hv sv xy tarball
 	hv=$(headers_version)
-	[ -n "$hv" ] || die "cannot read the kernel version of /lib/modules/$KVER/build"
+	[ -n "$hv" ] || die "cannot read the kernel version of $(kdir)"
 	if [ -n "$KSRC" ]; then
 		[ -e "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel source tree (no Makefile)"
 		KSRC_DIR=$(cd "$KSRC" && pwd)

@@ -21,7 +21,7 @@ kbuild_enter "$@"
 ensure_headers
 ensure_ksrc
 
-KBUILD_DIR=/lib/modules/$KVER/build
+KBUILD_DIR=$(kdir)
 SIW_SRC=$KSRC_DIR/drivers/infiniband/sw/siw
 OUT=$BUILD/$KVER
 DEST=$OUT/siw

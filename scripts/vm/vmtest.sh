@@ -39,6 +39,9 @@ sc_pair() {
 		SC_FAILED=1
 		SC_DETAIL+="${SC_DETAIL:+; }$run FAILED ($((SECONDS - t0))s): $VM_RESULT_DETAIL"
 	fi
+	# Debug kernels name their active detectors (guest/lib.sh detectors)
+	SC_DETECT+=$(grep -ahoE 'RPCRDMA-DETECTORS: .*' "$VM_SLOG" "$VM_CLOG" |
+		tr -d '\r' | sed "s/^RPCRDMA-DETECTORS: /$run /" | sed 's/^/\n      detectors: /')
 	if [ "${VM_VERBOSE:-0}" = 1 ]; then
 		grep -ahE 'RPCRDMA-STATUS' "$VM_SLOG" "$VM_CLOG" | tr -d '\r' >&2
 	fi
@@ -74,6 +77,7 @@ for f in "$SCDIR"/[0-9][0-9]-*.sh; do
 	SC_DESC=
 	SC_FAILED=0
 	SC_DETAIL=
+	SC_DETECT=
 	unset -f sc_run
 	# shellcheck source=/dev/null
 	. "$f"
@@ -89,6 +93,7 @@ for f in "$SCDIR"/[0-9][0-9]-*.sh; do
 		fail=$((fail + 1))
 		line=$(printf 'FAIL  %-16s %4ss  %s\n      %s' "$name" "$secs" "$SC_DESC" "$SC_DETAIL")
 	fi
+	[ -n "$SC_DETECT" ] && line+=$(printf '%b' "$SC_DETECT")
 	echo "$line"
 	results+=("$line")
 done

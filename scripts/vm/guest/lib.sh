@@ -314,8 +314,66 @@ set_param() {
 		status "param-$1" FAIL "cannot set rpcrdma.$1=$2"
 }
 
+# ---- debug kernels (make debugtest) ------------------------------------
+
+KMEMLEAK=/sys/kernel/debug/kmemleak
+# Where a leak counts as ours or our neighbours': a backtrace frame in one
+# of these modules (the debug kernel builds them all as modules).
+LEAK_MODS='rpcrdma|sunrpc|ib_core|ib_uverbs|rdma_cm|rdma_ucm|iw_cm|rdma_rxe|siw|nfsd|nfs|nfsv4|lockd'
+
+# detectors SIDE: one line naming the bug detectors this kernel runs
+# (nothing on a kernel without any, such as Debian's). lockdep shows
+# "off" once it has reported something and switched itself off.
+detectors() {
+	_k=off _l=off _m=off _u=off
+	dmesg | grep -q 'KernelAddressSanitizer initialized' && _k=on
+	grep -q 'debug_locks: *1' /proc/lockdep_stats 2>/dev/null && _l=on
+	[ -r "$KMEMLEAK" ] && _m=on
+	[ -d /sys/kernel/debug/kunit ] && _u=on
+	[ "$_k$_l$_m$_u" = offoffoffoff ] && return 0
+	echo "RPCRDMA-DETECTORS: $1 kasan=$_k lockdep=$_l kmemleak=$_m kunit=$_u"
+}
+
+# leak_scan SIDE: on a kmemleak kernel, scan twice (an object must stay
+# unreferenced across scans to be reported), then fail for every report
+# with a frame in LEAK_MODS; the reports are printed as RPCRDMA-LEAK lines.
+leak_scan() {
+	[ -r "$KMEMLEAK" ] || return 0
+	step "$1: kmemleak scan"
+	echo scan >"$KMEMLEAK" && sleep 6 && echo scan >"$KMEMLEAK" ||
+		{ status "$1-kmemleak" FAIL "kmemleak scan failed (detector disabled?)"; return 1; }
+	awk -v mods="$LEAK_MODS" '
+		function flush() { if (rec != "" && hit) { n++; printf "%s", rec } }
+		/^unreferenced object/ { flush(); rec = ""; hit = 0 }
+		{ rec = rec "RPCRDMA-LEAK: " $0 "\n"; if ($0 ~ "\\[(" mods ")\\]") hit = 1 }
+		END { flush(); print n + 0 >"/tmp/leaks.n" }' "$KMEMLEAK"
+	_all=$(grep -c '^unreferenced object' "$KMEMLEAK")
+	_ours=$(cat /tmp/leaks.n)
+	if [ "$_ours" -eq 0 ]; then
+		status "$1-kmemleak" PASS "no leak in $(echo "$LEAK_MODS" | tr '|' ' ') ($_all unrelated report(s))"
+	else
+		status "$1-kmemleak" FAIL "$_ours leak(s) with a frame in our modules or their neighbours (RPCRDMA-LEAK lines)"
+	fi
+}
+
+# debug_finish: on a debug kernel, the server's and then this guest's
+# detector line and kmemleak verdict (the server is asked over a fresh
+# mount: scenarios end unmounted).
+debug_finish() {
+	[ -r "$KMEMLEAK" ] || [ -r /proc/lockdep_stats ] || return 0
+	if mount_nfs 4.2 >/dev/null; then
+		srv leakcheck >/dev/null
+		umount_nfs
+	else
+		status server-kmemleak FAIL "could not mount the server to ask for its scan"
+	fi
+	leak_scan client
+	detectors client
+}
+
 # finish: the client's last line (the host waits for it).
 finish() {
+	debug_finish
 	if [ "$FAILS" -eq 0 ]; then
 		status client-done PASS "all checks passed"
 	else

@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make debug-kernel: a test kernel with the kernel's own bug detectors
+# (KASAN, lockdep, kmemleak, UBSAN, list/object debugging, KUnit), built
+# from the same linux-source-<x.y> the module of $KVER is built from.
+#
+# Configuration: allnoconfig plus the fragments in scripts/debug-kernel/
+# (rig.config: what the VM rig needs; detectors.config: the detectors;
+# optional.config: detectors some series lack). Nothing is copied from a
+# distribution .config, so the kernel stays small enough for two cores.
+# Every fragment line must hold in the final .config (optional.config's
+# are reported when they do not); a line Kconfig dropped stops the build
+# naming it.
+#
+# Output, cached outside the clone and keyed by source version, compiler
+# and fragment hash: $RPCRDMA_CM_CACHE/kernels/<release>/ with
+#   build/   the O= tree (modules are built against it: kdir in lib.sh)
+#   root/    boot/vmlinuz-<release>, lib/modules/<release>/ (the VM rig
+#            boots it like an unpacked Debian image)
+#   base     the Debian release whose source it is (its kernels.tab line)
+# The release is <x.y.z>-rpcrdma-dbg-<hash>. An interrupted build is
+# resumed (make is incremental); the kernel is used only once .complete
+# exists.
+#
+# Environment: KVER (the Debian release or short name whose source is
+# used; default: as make), JOBS (default: all CPUs).
+# Prints the release on stdout (the last line), progress on stderr.
+
+. "$(dirname "$0")/lib.sh"
+set -o pipefail
+
+FRAGDIR=$TOP/scripts/debug-kernel
+FRAGS=("$FRAGDIR/rig.config" "$FRAGDIR/detectors.config")
+OPTIONAL=$FRAGDIR/optional.config
+JOBS=${JOBS:-$(nproc)}
+
+[ -n "$KVER" ] || KVER=$(kver_default)
+kver_normalize
+kbuild_enter "$@"
+ensure_headers
+ensure_ksrc
+need_pkgs make gcc flex bison bc libelf-dev libssl-dev cpio kmod
+
+srcver=$(makefile_version "$KSRC_DIR")
+hash=$( {
+	echo "$srcver"
+	gcc --version | head -1
+	cat "${FRAGS[@]}" "$OPTIONAL" "$0"
+} | sha256sum | cut -c1-8)
+REL=$srcver-rpcrdma-dbg-$hash
+DIR=$RPCRDMA_CM_CACHE/kernels/$REL
+OBJ=$DIR/build
+
+if [ -e "$DIR/.complete" ]; then
+	msg "debug kernel $REL is built (${DIR})"
+	echo "$REL"
+	exit 0
+fi
+
+mkdir -p "$DIR" || die "cannot create $DIR; set RPCRDMA_CM_CACHE=<a writable directory>"
+exec 9>"$DIR.lock"
+flock -n 9 || { msg "another build of $REL is running; waiting for it"; flock 9; }
+if [ -e "$DIR/.complete" ]; then
+	echo "$REL"
+	exit 0
+fi
+free=$(df -Pk "$DIR" | awk 'NR == 2 {print int($4 / 1048576)}')
+[ "${free:-0}" -ge 6 ] ||
+	die "$DIR has ${free:-0} GiB free; the debug kernel's build tree needs about 6 GiB (free space or set RPCRDMA_CM_CACHE=<elsewhere>)"
+
+# configure: allnoconfig with the fragments as the values it must keep
+# (KCONFIG_ALLCONFIG), so Kconfig resolves dependencies and selects.
+configure() {
+	local all=$OBJ/fragments.config
+	mkdir -p "$OBJ"
+	{
+		cat "${FRAGS[@]}" "$OPTIONAL"
+		echo "CONFIG_LOCALVERSION=\"-rpcrdma-dbg-$hash\""
+		echo "# CONFIG_LOCALVERSION_AUTO is not set"
+	} >"$all"
+	make -s -C "$KSRC_DIR" O="$OBJ" ARCH=x86_64 KCONFIG_ALLCONFIG="$all" \
+		allnoconfig >"$DIR/config.log" 2>&1 ||
+		{ cat "$DIR/config.log" >&2; die "allnoconfig with the fragments failed (log: $DIR/config.log)"; }
+	check_fragments
+}
+
+# check_fragments: every line of the fragments is in .config.
+check_fragments() {
+	local f line key missing=() soft=()
+	for f in "${FRAGS[@]}" "$OPTIONAL"; do
+		while read -r line; do
+			case $line in CONFIG_*=*) ;; *) continue ;; esac
+			key=${line%%=*}
+			grep -qxF "$line" "$OBJ/.config" && continue
+			if [ "$f" = "$OPTIONAL" ]; then
+				soft+=("$key")
+			else
+				missing+=("$line (have: $(grep -E "^$key=|^# $key is not set" "$OBJ/.config" || echo 'no such option'))")
+			fi
+		done <"$f"
+	done
+	[ ${#soft[@]} -eq 0 ] || warn "linux $srcver lacks optional ${soft[*]}"
+	[ ${#missing[@]} -eq 0 ] ||
+		die "Kconfig of linux $srcver did not keep these lines of scripts/debug-kernel/: $(printf '\n  %s' "${missing[@]}")
+a dependency is missing from the fragments, or the option changed name in this series"
+}
+
+# build_ticker PID LOG: a progress line a minute while the build runs.
+build_ticker() {
+	local pid=$1 start=$SECONDS
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 60
+		kill -0 "$pid" 2>/dev/null || break
+		msg "  ... $(( (SECONDS - start) / 60 )) min, $(find "$OBJ" -name '*.o' | wc -l) objects so far"
+	done
+}
+
+t0=$SECONDS
+msg "debug kernel $REL from $KSRC_DIR (cached in $DIR)"
+configure
+msg "building bzImage and modules with $JOBS jobs (about 25 min on 2 cores the first time; log: $DIR/build.log)"
+make -C "$KSRC_DIR" O="$OBJ" ARCH=x86_64 -j"$JOBS" bzImage modules >"$DIR/build.log" 2>&1 &
+pid=$!
+build_ticker "$pid" &
+ticker=$!
+wait "$pid"
+rc=$?
+kill "$ticker" 2>/dev/null
+wait "$ticker" 2>/dev/null
+if [ $rc -ne 0 ]; then
+	grep -E 'error|Error' "$DIR/build.log" | head -20 >&2
+	die "the debug kernel build failed (log: $DIR/build.log); rerun make debug-kernel to resume"
+fi
+[ "$(cat "$OBJ/include/config/kernel.release")" = "$REL" ] ||
+	die "the tree built release $(cat "$OBJ/include/config/kernel.release"), not $REL"
+
+msg "installing modules into $DIR/root"
+rm -rf "$DIR/root"
+make -s -C "$KSRC_DIR" O="$OBJ" ARCH=x86_64 INSTALL_MOD_PATH="$DIR/root" \
+	INSTALL_MOD_STRIP=1 DEPMOD=/sbin/depmod modules_install >>"$DIR/build.log" 2>&1 ||
+	die "modules_install failed (log: $DIR/build.log)"
+mkdir -p "$DIR/root/boot"
+cp "$OBJ/arch/x86/boot/bzImage" "$DIR/root/boot/vmlinuz-$REL" || die "no bzImage in $OBJ"
+depmod -b "$DIR/root" "$REL" || die "depmod -b $DIR/root $REL failed"
+echo "$KVER" >"$DIR/base"
+touch "$DIR/.complete"
+msg "debug kernel $REL built in $(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s"
+echo "$REL"

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make debugtest: this module under the kernel's own bug detectors.
+#
+#  1. the debug kernel of $KVER's source (scripts/debug-kernel.sh: KASAN,
+#     lockdep, kmemleak, UBSAN, list/object debugging, KUnit), built once
+#     and cached;
+#  2. rpcrdma.ko and the codec KUnit module built against its tree, with
+#     the same semantic patches as for Debian's kernels;
+#  3. KUnit inside that kernel: the codec suites loaded as a module in a
+#     guest; their KTAP is parsed with kunit.py and must pass with as many
+#     cases as `make kunit` ran (build/kunit/kunit.log) when it has run;
+#  4. the VM scenarios DEBUGTEST_SCENARIOS (default 1 2 6 7 8 9: this
+#     module on both sides, against the debug kernel's own module, short
+#     replies, hostile private data, 500 churn cycles, siw). Any KASAN,
+#     lockdep, UBSAN, BUG, WARNING or Oops in a guest fails its scenario
+#     (VM_BAD_RE in vm/lib.sh); every client ends with a kmemleak scan of
+#     both guests, failing on a leak with a frame in rpcrdma, sunrpc, the
+#     RDMA or NFS modules (leak_scan in vm/guest/lib.sh). Each scenario's
+#     report names the detectors its guests ran.
+#
+# Environment: KVER (whose source; default as make), DEBUGTEST_SCENARIOS,
+# DEBUGTEST_KUNIT=0 (skip step 3), VM_* as for vmtest.
+
+. "$(dirname "$0")/lib.sh"
+set -o pipefail
+
+[ -n "$KVER" ] || KVER=$(kver_default)
+kver_normalize
+BASE=$KVER
+t0=$SECONDS
+declare -a results
+failed=0
+
+note() { # note PASS|FAIL TEXT
+	results+=("$(printf '%-4s  %s' "$1" "$2")")
+	[ "$1" = PASS ] || failed=$((failed + 1))
+}
+
+rel=$("$TOP/scripts/debug-kernel.sh" | tail -n 1) && [ -n "$rel" ] ||
+	die "no debug kernel for $BASE (see the messages above)"
+export KVER=$rel
+msg "debugtest: debug kernel $KVER (source of $BASE)"
+"$TOP/scripts/build-module.sh" || die "rpcrdma.ko does not build against the debug kernel $KVER"
+# In-tree siw of the debug kernel for scenario 9 (no out-of-tree build)
+SIW_KO=$(find "$RPCRDMA_CM_CACHE/kernels/$KVER/root/lib/modules/$KVER" -name 'siw.ko*' | head -n 1)
+export SIW_KO
+# KASAN's shadow and quarantine, kmemleak's objects: more guest memory;
+# the detectors slow the guests several times over: longer timeouts.
+export VM_MEM=${VM_MEM:-1024} VM_APPEND=${VM_APPEND:-log_buf_len=4M}
+export VM_TIMEOUT=${VM_TIMEOUT:-900} VM_TIMEOUT_07=${VM_TIMEOUT_07:-1500} \
+	VM_TIMEOUT_08=${VM_TIMEOUT_08:-1500} VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
+
+# kunit_expected: the case count of the last `make kunit` run, if any.
+kunit_expected() {
+	sed -E 's/\x1b\[[0-9;]*m//g' "$BUILD/kunit/kunit.log" 2>/dev/null |
+		grep -oE 'Ran [0-9]+ tests' | tail -n 1 | grep -oE '[0-9]+'
+}
+
+# run_kunit: one VM pair whose client loads the codec suites.
+run_kunit() {
+	local ko ktap parsed ran want
+	"$TOP/scripts/kunit-module.sh" || { note FAIL "KUnit module: does not build against $KVER"; return; }
+	ko=$BUILD/kunit-module/$KVER/rpcrdma_pdata_kunit.ko
+	[ -f "$ko" ] || { note FAIL "KUnit module: $ko was not built"; return; }
+	# shellcheck source=scripts/vm/lib.sh
+	(
+		. "$TOP/scripts/vm/lib.sh"
+		VM_PCAP='' vm_prepare
+		VM_OVERLAY_FILES="$ko=vm/rpcrdma_pdata_kunit.ko" VM_PCAP='' \
+			vm_pair kunit ours "" ours "" "$TOP/scripts/vm/scenarios/kunit.client.sh"
+		rc=$?
+		ln -sfn "$VM_RUNDIR/kunit" "$BUILD/debugtest/kunit"
+		[ $rc -eq 0 ] || echo "$VM_RESULT_DETAIL" >"$BUILD/debugtest/kunit.err"
+		exit $rc
+	)
+	local rc=$? dir=$BUILD/debugtest/kunit
+	ktap=$BUILD/debugtest/kunit.ktap
+	# A synthetic top-level header: module loads print the suites only.
+	{
+		echo "KTAP version 1"
+		echo "1..$(grep -a 'RPCRDMA-KTAP: ' "$dir/client.log" | tr -d '\r' |
+			sed 's/^.*RPCRDMA-KTAP: //' | grep -cE '^(not )?ok [0-9]+ ')"
+		grep -a 'RPCRDMA-KTAP: ' "$dir/client.log" | tr -d '\r' | sed 's/^.*RPCRDMA-KTAP: //'
+	} >"$ktap"
+	need_pkgs python3
+	ensure_ksrc
+	parsed=$(python3 "$KSRC_DIR/tools/testing/kunit/kunit.py" parse "$ktap" 2>&1 |
+		sed -E 's/\x1b\[[0-9;]*m//g')
+	echo "$parsed" >"$BUILD/debugtest/kunit.parsed"
+	ran=$(echo "$parsed" | grep -oE 'Ran [0-9]+ tests.*' | tail -n 1)
+	want=$(kunit_expected)
+	if [ $rc -ne 0 ]; then
+		note FAIL "KUnit in the guest: $(cat "$BUILD/debugtest/kunit.err" 2>/dev/null)"
+	elif [ -z "$ran" ] || ! echo "$ran" | grep -qE 'passed: [0-9]+$' ; then
+		note FAIL "KUnit in the guest: ${ran:-no KTAP parsed} (see ${ktap#"$TOP"/})"
+	elif [ -n "$want" ] && ! echo "$ran" | grep -q "^Ran $want tests"; then
+		note FAIL "KUnit in the guest: $ran, but make kunit ran $want"
+	else
+		note PASS "KUnit in the guest: $ran${want:+ (make kunit: $want)}"
+	fi
+}
+
+mkdir -p "$BUILD/debugtest"
+if [ "${DEBUGTEST_KUNIT:-1}" != 0 ]; then
+	msg "debugtest: the codec KUnit suites inside $KVER"
+	run_kunit
+fi
+scen=${DEBUGTEST_SCENARIOS:-1 2 6 7 8 9}
+msg "debugtest: scenarios $scen under $KVER"
+out=$BUILD/debugtest/vmtest.out
+VMTEST_ONLY=$scen "$TOP/scripts/vm/vmtest.sh" 2>&1 | tee "$out" >&2
+rc=$?
+summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out" | tail -n 1)
+if [ $rc -eq 0 ]; then
+	note PASS "scenarios $scen: ${summary:-passed}"
+else
+	note FAIL "scenarios $scen: ${summary:-vmtest failed}"
+fi
+
+echo
+echo "debugtest ($KVER, source of $BASE), $((SECONDS - t0)) s:"
+printf '  %s\n' "${results[@]}"
+grep -E '^ +detectors: ' "$out" | sort -u | head -n 4 | sed 's/^ */  /'
+[ $failed -eq 0 ] || exit 1
+echo "debugtest passed"
