@@ -42,11 +42,14 @@ ensure_headers
 ensure_ksrc
 need_pkgs make gcc flex bison bc libelf-dev libssl-dev cpio kmod
 
+# RECIPE: bump when this script changes how the kernel is configured or
+# built, so cached kernels of the old recipe are not reused.
+RECIPE=1
 srcver=$(makefile_version "$KSRC_DIR")
 hash=$( {
-	echo "$srcver"
+	echo "$srcver recipe $RECIPE"
 	gcc --version | head -1
-	cat "${FRAGS[@]}" "$OPTIONAL" "$0"
+	cat "${FRAGS[@]}" "$OPTIONAL"
 } | sha256sum | cut -c1-8)
 REL=$srcver-rpcrdma-dbg-$hash
 DIR=$RPCRDMA_CM_CACHE/kernels/$REL

@@ -93,7 +93,7 @@ run_kunit() {
 	want=$(kunit_expected)
 	if [ $rc -ne 0 ]; then
 		note FAIL "KUnit in the guest: $(cat "$BUILD/debugtest/kunit.err" 2>/dev/null)"
-	elif [ -z "$ran" ] || ! echo "$ran" | grep -qE 'passed: [0-9]+$' ; then
+	elif [ -z "$ran" ] || echo "$ran" | grep -qE 'failed:|crashed:|errors:|^Ran 0 tests'; then
 		note FAIL "KUnit in the guest: ${ran:-no KTAP parsed} (see ${ktap#"$TOP"/})"
 	elif [ -n "$want" ] && ! echo "$ran" | grep -q "^Ran $want tests"; then
 		note FAIL "KUnit in the guest: $ran, but make kunit ran $want"
