@@ -40,6 +40,18 @@ if [ -x "$BUILD/tools/rpcrdma-cm-probe" ]; then
 	*) EXTRA+=("$BUILD/tools/rpcrdma-cm-probe") ;;
 	esac
 fi
+# Extra plain files (e.g. make soak's dbench load file):
+# VM_EXTRA_FILES="SRC=DEST ..." (DEST: absolute path in the guests).
+read -r -a EXTRA_FILES <<<"${VM_EXTRA_FILES:-}"
+EXTRA_SRCS=()
+for kv in "${EXTRA_FILES[@]}"; do
+	case $kv in
+	?*=/?*) ;;
+	*) die "VM_EXTRA_FILES: '$kv' is not SRC=/absolute/dest" ;;
+	esac
+	[ -f "${kv%%=*}" ] || die "VM_EXTRA_FILES: ${kv%%=*} is not a file"
+	EXTRA_SRCS+=("${kv%%=*}")
+done
 # Kernel modules (with their dependencies) loaded in the guests.
 # (crc32c_generic and libcrc32c: for an out-of-tree siw.ko, VM_RDMA=siw.)
 MODS=(virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs rdma_cm
@@ -85,8 +97,8 @@ for m in $MODPATHS; do MODFILES+=("$VM_MODDIR/$m"); done
 stamp() {
 	local f
 	{
-		echo "v5 $KVER ${EXTRA[*]}"
-		for f in "${BINS[@]}" "${EXTRA[@]}" "${FILES[@]}" /usr/bin/busybox \
+		echo "v5 $KVER ${EXTRA[*]}${EXTRA_FILES[*]:+ files ${EXTRA_FILES[*]}}"
+		for f in "${BINS[@]}" "${EXTRA[@]}" "${EXTRA_SRCS[@]}" "${FILES[@]}" /usr/bin/busybox \
 			"$VMDIR"/guest/* "${MODFILES[@]}"; do
 			stat -L -c '%n %s %Y' "$f"
 		done
@@ -159,6 +171,10 @@ for f in "${FILES[@]}"; do
 	mkdir -p "$root$(dirname "$f")"
 	cp -L "$f" "$root$f"
 	case $f in *.so) copy_libs "$f" ;; esac
+done
+for kv in "${EXTRA_FILES[@]}"; do
+	mkdir -p "$root$(dirname "${kv#*=}")"
+	cp -L "${kv%%=*}" "$root${kv#*=}"
 done
 
 # Kernel modules and a modules.dep covering exactly them.

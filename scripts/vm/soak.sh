@@ -1,0 +1,312 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make soak: real workloads across faults in the VM rig (scripts/vm/lib.sh):
+# two QEMU guests, this module on both sides over rxe, NFSv4.2 and NFSv4.1
+# hard mounts; fio (crc32c verify), stress-ng metadata stressors, dbench
+# and a known-content checker run while the client injects faults in a
+# seeded random order: link down/up on either side, the RDMA link deleted
+# and re-added on either side, nfsd restarted, module parameters and
+# inline sysctls changed on both sides with a forced reconnect. After
+# each fault: the recovery time, every connection's debugfs line on both
+# sides against what the parameters call for, the checker's files read
+# back. Guest side: scripts/vm/soak/{client,server}.sh. See
+# Documentation/soak.md.
+#
+# Environment:
+#   SOAK_SECONDS  no new round of faults starts after this many seconds of
+#                 load (default 150: about 5 minutes in all on 2 cores under
+#                 TCG; SOAK_LONG=1: 1800)
+#   SOAK_SEED     the seed of the fault order and durations (default:
+#                 random; printed, give it again to replay the schedule)
+#   SOAK_FAULTS   fault kinds, each once per round (default
+#                 "c-link c-rdma s-rdma nfsd params"; also s-link: the
+#                 server's link down, overlap: issue 15's schedule of
+#                 drops on both sides; both hang on rxe, see below)
+#   SOAK_MIN_ROUNDS  rounds run whatever SOAK_SECONDS says (default 1)
+#   SOAK_SIW=1    a second pair over siw (needs make siw; default with
+#                 SOAK_LONG=1)
+#   SOAK_TRACE=1  record rdma_cma and rpcrdma connect events on both
+#                 sides, printed when a mount does not recover; hung tasks
+#                 report after 30 s
+#   SOAK_RECOVER_MAX  seconds a mount may take to answer after a fault
+#                 (default 180)
+#   SOAK_CFGS     the parameter configurations the "params" fault cycles
+#                 through, the first applied at the start (see
+#                 soak/client.sh)
+#   SOAK_REPRO=qp1  instead of the soak, the minimal reproducer of the
+#                 link-drop hang (soak/qp1-repro.sh; build/soak/qp1-repro.txt)
+#   SOAK_RIG      the rig's build directory (default build/soak/rig)
+#   RPCRDMA_KO, VM_MEM (default 1024 here), VM_TIMEOUT: see lib.sh
+# Output: build/soak/report.md (and report-<transport>.md per pair),
+# throughput.png, raw logs in the rig's logs/latest/.
+# Exit status 0 only when every pair passed: 0 verify errors, 0 application
+# errors, every fault recovered from, every reconnect negotiated as
+# expected, 0 kernel warnings.
+
+set -uo pipefail
+VMDIR=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$VMDIR/../.." && pwd)
+OUT=$TOP/build/soak
+# A rig of its own (its base image carries fio, stress-ng and dbench):
+# a vmtest running meanwhile keeps its own base.
+export BUILD=${SOAK_RIG:-$OUT/rig}
+mkdir -p "$BUILD"
+user_timeout=${VM_TIMEOUT:-}
+# shellcheck source=scripts/vm/lib.sh
+. "$VMDIR/lib.sh"
+
+if [ "${SOAK_LONG:-0}" = 1 ]; then
+	SECS=${SOAK_SECONDS:-1800}
+	SIW=${SOAK_SIW:-1}
+else
+	SECS=${SOAK_SECONDS:-150}
+	SIW=${SOAK_SIW:-0}
+fi
+case $SECS in '' | *[!0-9]*) die "SOAK_SECONDS=$SECS is not a number of seconds" ;; esac
+SEED=${SOAK_SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000 ))}
+case $SEED in '' | *[!0-9]*) die "SOAK_SEED=$SEED is not a number" ;; esac
+# Not by default: s-link and overlap (a link drop on the server, or on
+# both sides in turn, issue 15). A CM message the server sends while its
+# link is down moves rxe's GSI QP to the error state for good and the
+# server's CM never answers again: an rxe bug, reproduced with Debian's
+# stock module (Documentation/soak.md, SOAK_REPRO=qp1).
+KINDS=${SOAK_FAULTS:-"c-link c-rdma s-rdma nfsd params"}
+for k in $KINDS; do
+	case $k in
+	c-link | s-link | c-rdma | s-rdma | nfsd | params | overlap) ;;
+	*) die "SOAK_FAULTS: unknown fault kind '$k' (known: c-link s-link c-rdma s-rdma nfsd params overlap)" ;;
+	esac
+done
+if [ "${RPCRDMA_KO:-}" = stock ]; then
+	case " $KINDS " in
+	*" params "*) die "RPCRDMA_KO=stock has none of this module's parameters: leave 'params' out of SOAK_FAULTS" ;;
+	esac
+fi
+export VM_MEM=${VM_MEM:-1024}
+# the module under test and siw.ko live in the main build tree, not the rig's
+export RPCRDMA_KO=${RPCRDMA_KO:-$TOP/build/$KVER/rpcrdma.ko}
+export SIW_KO=${SIW_KO:-$TOP/build/$KVER/siw/siw.ko}
+[ "$RPCRDMA_KO" = stock ] || [ -f "$RPCRDMA_KO" ] ||
+	die "no module under test at $RPCRDMA_KO; run 'make module' (or set RPCRDMA_KO=<path>, RPCRDMA_KO=stock for Debian's)"
+if [ "$SIW" = 1 ] && [ ! -f "$SIW_KO" ]; then
+	die "SOAK_SIW=1 needs $SIW_KO: run 'make siw' (or SOAK_SIW=0 for rxe only)"
+fi
+
+need_pkgs fio stress-ng dbench gnuplot-nox
+bins=()
+for b in fio stress-ng dbench; do
+	p=$(command -v "$b") || die "$b is installed but not on PATH"
+	bins+=("$p")
+done
+export VM_EXTRA_BINS="${VM_EXTRA_BINS:+$VM_EXTRA_BINS }${bins[*]}"
+# dbench's profile: Debian ships only the NetBench client profile
+# (client.txt, 458k operations; one takes ~0.1 s here), so the guests get
+# its longest prefix of at most 4000 lines after which no file is open
+# (dbench loops over the file: a prefix that leaves handles open would
+# leak them on every pass).
+loadsrc=/usr/share/dbench/client.txt
+[ -f "$loadsrc" ] || die "$loadsrc is missing; reinstall dbench (apt-get install --reinstall dbench)"
+mkdir -p "$OUT"
+awk '$1 == "NTCreateX" && $NF == "NT_STATUS_OK" { open[$5] = 1 }
+	$1 == "Close" { delete open[$2] }
+	{ n = 0; for (h in open) n++; if (n == 0) last = NR }
+	NR >= 4000 { exit }
+	END { print last }' "$loadsrc" >"$OUT/.loadlines"
+lines=$(cat "$OUT/.loadlines")
+[ "${lines:-0}" -gt 100 ] || die "no usable prefix of $loadsrc (every prefix leaves a file open?)"
+head -n "$lines" "$loadsrc" >"$OUT/client-soak.txt.new"
+cmp -s "$OUT/client-soak.txt.new" "$BUILD/client-soak.txt" ||
+	mv "$OUT/client-soak.txt.new" "$BUILD/client-soak.txt"
+rm -f "$OUT/client-soak.txt.new" "$OUT/.loadlines"
+export VM_EXTRA_FILES="${VM_EXTRA_FILES:+$VM_EXTRA_FILES }$BUILD/client-soak.txt=/usr/local/share/dbench/client-soak.txt"
+
+# The schedule: rounds, each a seeded permutation of the fault kinds with
+# their durations (link down 2-5 s, RDMA link deleted 2-4 s). More rounds
+# than the time allows: the client stops starting rounds after SECS.
+RANDOM=$SEED
+nrounds=$((SECS / 60 + 3))
+plan=
+for ((r = 0; r < nrounds; r++)); do
+	read -r -a ks <<<"$KINDS"
+	for ((i = ${#ks[@]} - 1; i > 0; i--)); do
+		j=$((RANDOM % (i + 1)))
+		t=${ks[i]} ks[i]=${ks[j]} ks[j]=$t
+	done
+	round=
+	for k in "${ks[@]}"; do
+		case $k in
+		overlap) a=0 ;;
+		*-link) a=$((2 + RANDOM % 4)) ;;
+		*-rdma) a=$((2 + RANDOM % 3)) ;;
+		*) a=0 ;;
+		esac
+		round+="${round:+,}$k:$a"
+	done
+	plan+="${plan:+/}$round"
+done
+
+# boot, mounts, one round past SECS (each fault may take RECOVER_MAX),
+# stopping the load
+VM_TIMEOUT=${user_timeout:-$((SECS + 900))}
+export VM_TIMEOUT
+export VM_SERVER_SCRIPT=$VMDIR/soak/server.sh
+vm_prepare
+msg "make soak: seed $SEED (SOAK_SEED=$SEED replays this schedule), ${SECS}s of faults, transports: rxe$([ "$SIW" = 1 ] && echo ", siw")"
+msg "schedule: $plan"
+t_all=$SECONDS
+
+# report RUN TRANSPORT RC: build/soak/report-TRANSPORT.md from the pair's
+# client log; sets REPORT_OK
+report() {
+	local run=$1 tr=$2 rc=$3 clog=$VM_CLOG slog=$VM_SLOG md=$OUT/report-$2.md
+	local ops verr aerr nf nrec bad neg sum
+	vm_lines "$clog" RPCRDMA-SOAK-OPS >"$OUT/ops-$tr.txt"
+	vm_lines "$clog" RPCRDMA-SOAK-FAULT >"$OUT/faults-$tr.txt"
+	vm_lines "$clog" RPCRDMA-SOAK-NEG >"$OUT/neg-$tr.txt"
+	vm_lines "$clog" RPCRDMA-SOAK-T >"$OUT/samples-$tr.txt"
+	sum=$(vm_lines "$clog" RPCRDMA-SOAK-SUM | tail -n 1)
+	ops=$(awk '{ split($3, o, "="); n[$1] += o[2]; it[$1]++ }
+		END { for (t in n) printf "%s %d ops in %d iterations; ", t, n[t], it[t] }' "$OUT/ops-$tr.txt")
+	verr=$(awk '{ split($5, v, "="); s += v[2] } END { print s + 0 }' "$OUT/ops-$tr.txt")
+	aerr=$(awk '{ split($6, e, "="); s += e[2] } END { print s + 0 }' "$OUT/ops-$tr.txt")
+	verr=$((verr + $(echo " $sum" | sed -n 's/.* checker_bad=\([0-9]*\).*/\1/p')0 / 10))
+	aerr=$((aerr + $(echo " $sum" | sed -n 's/.* checker_errors=\([0-9]*\).*/\1/p')0 / 10))
+	nf=$(grep -c . "$OUT/faults-$tr.txt")
+	nrec=$(awk '$5 != "-"' "$OUT/faults-$tr.txt" | grep -c .)
+	bad=$( { vm_bad_lines "$slog" | sed 's/^/server: /'; vm_bad_lines "$clog" | sed 's/^/client: /'; } | grep -c .)
+	REPORT_OK=1
+	[ "$rc" = 0 ] && [ "$verr" = 0 ] && [ "$aerr" = 0 ] && [ "$nf" -gt 0 ] &&
+		[ "$nf" = "$nrec" ] && [ "$bad" = 0 ] || REPORT_OK=0
+	# every kind of the schedule at least once
+	for k in $KINDS; do
+		awk -v k="$k" '$2 == k { f = 1 } END { exit !f }' "$OUT/faults-$tr.txt" || REPORT_OK=0
+	done
+	{
+		echo "# make soak: $tr"
+		echo
+		echo "Kernel $KVER, module $(modinfo -F version "$VM_OURS_KO" 2>/dev/null || echo stock) (build-id $(vm_buildid "${VM_OURS_KO:-/dev/null}")), $tr, NFSv4.2 + NFSv4.1 hard mounts,"
+		echo "seed $SEED, SOAK_SECONDS=$SECS, $(date -u '+%Y-%m-%d %H:%M UTC'). Verdict: $([ $REPORT_OK = 1 ] && echo PASS || echo FAIL)."
+		echo
+		echo "| figure | value |"
+		echo "|---|---|"
+		echo "| operations | ${ops:-none} |"
+		echo "| verify errors (fio, checker) | $verr |"
+		echo "| application errors (failed calls, non-zero exits) | $aerr |"
+		echo "| faults injected / recovered from | $nf / $nrec |"
+		echo "| reconnects seen | $(echo "$sum" | sed -n 's/.*client_negotiations=\([0-9]*\) server_negotiations=\([0-9]*\) connect_count=\([0-9]*\).*/client \1 connections negotiated (mountstats connect_count \3), server \2/p') (2 are the mounts' first) |"
+		echo "| checker | $(echo "$sum" | sed -n 's/.*checker_files=\([0-9]*\).*/\1/p') file read-backs |"
+		echo "| kernel warnings (BUG/WARNING/Oops/Call Trace) | $bad |"
+		echo "| VM pair | $([ "$rc" = 0 ] && echo passed || echo "FAILED: $VM_RESULT_DETAIL") |"
+		echo
+		echo "Recovery time per fault kind (seconds from the fault's end, e.g. the link back up,"
+		echo "until both mounts completed a synchronous 4 KiB write and an O_DIRECT read):"
+		echo
+		echo "| fault | count | median | max |"
+		echo "|---|---|---|---|"
+		for k in $KINDS; do
+			awk -v k="$k" '$2 == k && $6 != "-" { print $6 }' "$OUT/faults-$tr.txt" | sort -g |
+				awk -v k="$k" '{ v[++n] = $1 } END { if (n) printf "| %s | %d | %.1f | %.1f |\n", k, n,
+					(n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2, v[n]; else printf "| %s | 0 | - | - |\n", k }'
+		done
+		echo
+		echo "Faults in order (uptime of the client guest: start, end, recovered; seconds):"
+		echo
+		awk '{ d = ""; for (i = 7; i <= NF; i++) d = d " " $i; printf "    %2d %-7s %8s %8s %8s %6s %s\n", $1, $2, $3, $4, $5, $6, d }' "$OUT/faults-$tr.txt"
+		echo
+		echo "Negotiated after each fault (every connection, both sides; exact values checked):"
+		echo
+		awk '{ l = ""; for (i = 5; i <= NF; i++) if ($i !~ /^peer=/) l = l " " $i; printf "    %2s %-7s %s %-6s%s\n", $1, $2, $3, $4, l }' "$OUT/neg-$tr.txt" | uniq
+		neg=$(vm_lines "$clog" RPCRDMA-STATUS | grep -c '^neg-.* FAIL')
+		echo
+		echo "Negotiation checks failed: $neg."
+		if grep -q . < <(vm_lines "$clog" RPCRDMA-SOAK-ERR); then
+			echo
+			echo "Errors reported by the tools:"
+			echo
+			vm_lines "$clog" RPCRDMA-SOAK-ERR | head -n 40 | sed 's/^/    /'
+		fi
+		if [ "$bad" != 0 ]; then
+			echo
+			echo "Kernel warnings:"
+			echo
+			{ vm_bad_lines "$slog" | sed 's/^/server: /'; vm_bad_lines "$clog" | sed 's/^/client: /'; } | head -n 20 | sed 's/^/    /'
+		fi
+		echo
+		echo "Logs: ${VM_RUNDIR#"$TOP"/}/$run/{server,client}.log"
+	} >"$md"
+	plot "$tr"
+}
+
+# plot TRANSPORT: throughput (RPCs/s, MB/s of payload) over the client's
+# uptime, each fault shaded from its start to its recovery
+plot() {
+	local tr=$1 s f objs
+	s=$OUT/samples-$tr.txt f=$OUT/faults-$tr.txt
+	awk 'NR > 1 && $1 > t { printf "%s %.1f %.3f\n", $1, ($2 - r) / ($1 - t), ($3 - b) / ($1 - t) / 1e6 }
+		{ t = $1; r = $2; b = $3 }' "$s" >"$OUT/rate-$tr.dat"
+	[ -s "$OUT/rate-$tr.dat" ] || return 0
+	objs=$(awk '{ e = ($5 == "-") ? "graph 1" : $5
+		printf "set object %d rect from %s, graph 0 to %s, graph 1 fc rgb \"#ffcccc\" fs solid 0.5 noborder behind\n", NR, $3, (e == "graph 1") ? $4 + 1 : e
+		printf "set label %d \"%s\" at %s, graph 0.97 rotate by 90 right font \",8\"\n", NR, $2, $3 }' "$f")
+	gnuplot <<EOF >/dev/null 2>&1 || warn "gnuplot failed on $OUT/rate-$tr.dat"
+set terminal pngcairo size 1400,500 noenhanced font ",10"
+set output "$OUT/throughput-$tr.png"
+set title "make soak ($tr, $KVER, seed $SEED): throughput, faults shaded from start to recovery"
+set xlabel "client uptime (s)"
+set ylabel "RPCs/s"
+set y2label "payload MB/s"
+set y2tics
+set grid
+$objs
+plot "$OUT/rate-$tr.dat" using 1:2 with lines title "RPCs/s", "" using 1:3 axes x1y2 with lines title "MB/s read+written"
+EOF
+	gnuplot <<EOF >"$OUT/throughput-$tr.txt" 2>/dev/null
+set terminal dumb 110 24
+set title "RPCs/s over client uptime ($tr); F = a fault started"
+set xlabel "s"
+$(awk '{ printf "set arrow from %s, graph 0 to %s, graph 1 nohead\nset label \"F\" at %s, graph 1.02\n", $3, $3, $3 }' "$f")
+plot "$OUT/rate-$tr.dat" using 1:2 with lines notitle
+EOF
+}
+
+# soak_pair TRANSPORT
+fails=0
+soak_pair() {
+	local tr=$1 rc t0=$SECONDS
+	msg "pair soak-$tr: load and faults (${SECS}s of faults plus boot, mounts and recovery)"
+	VM_RDMA=$tr vm_pair "soak-$tr" ours "" ours "" "$VMDIR/soak/client.sh" \
+		SOAK_SEED="$SEED" SOAK_PLAN="$plan" SOAK_SECONDS="$SECS" \
+		SOAK_MIN_ROUNDS="${SOAK_MIN_ROUNDS:-1}" SOAK_TRACE="${SOAK_TRACE:-0}" \
+		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-180}" SOAK_CFGS="${SOAK_CFGS:-}" \
+		SERVER_THREADS=8
+	rc=$?
+	report "soak-$tr" "$tr" "$rc"
+	if [ "$REPORT_OK" = 1 ]; then
+		msg "soak-$tr passed ($((SECONDS - t0))s)"
+	else
+		fails=$((fails + 1))
+		warn "soak-$tr FAILED ($((SECONDS - t0))s): ${VM_RESULT_DETAIL:-see the report}"
+	fi
+	cat "$OUT/report-$tr.md"
+	[ -s "$OUT/throughput-$tr.txt" ] && cat "$OUT/throughput-$tr.txt"
+}
+
+# SOAK_REPRO=qp1: the minimal reproducer of the link-drop hang instead of
+# the soak (Documentation/soak.md); its verdict lines are INFO
+if [ "${SOAK_REPRO:-}" = qp1 ]; then
+	msg "SOAK_REPRO=qp1: server eth0 down, nfsd stopped and started, eth0 up; does the mount recover?"
+	VM_TIMEOUT=${user_timeout:-420} vm_pair soak-qp1-repro ours "" ours "" "$VMDIR/soak/qp1-repro.sh" \
+		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-150}"
+	rc=$?
+	grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG" | tr -d '\r' | tee "$OUT/qp1-repro.txt"
+	msg "logs: ${VM_RUNDIR#"$TOP"/}/soak-qp1-repro/"
+	exit $rc
+fi
+
+soak_pair rxe
+[ "$SIW" = 1 ] && soak_pair siw
+cat "$OUT"/report-*.md >"$OUT/report.md"
+cp "$OUT/throughput-rxe.png" "$OUT/throughput.png" 2>/dev/null
+msg "make soak: $((SECONDS - t_all)) s, seed $SEED; report in ${OUT#"$TOP"/}/report.md, plot throughput.png"
+[ "$fails" = 0 ] || die "$fails soak pair(s) failed (replay the schedule with SOAK_SEED=$SEED)"

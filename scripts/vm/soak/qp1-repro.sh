@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make soak's minimal reproducer of the link-drop hang (SOAK_REPRO=qp1 in
+# scripts/vm/soak.sh; Documentation/soak.md): no load, one NFSv4.2 mount.
+# The server takes eth0 down, stops nfsd (closing its RDMA connection
+# sends a CM DREQ on the port's GSI QP while the link is down), brings
+# eth0 back and starts nfsd. Expected with rxe as of 6.1: the failed
+# transmit moves the server's GSI QP (QP1) to the error state for good,
+# so the server's CM never answers again and the mount never recovers;
+# "rdma resource show qp" shows the GSI QP's state before and after.
+# The verdict line is INFO (the hang is the documented rxe bug, not this
+# module): "repro-recovered INFO no" reproduces it.
+# shellcheck source=scripts/vm/guest/lib.sh
+. /vm/lib.sh
+CTL_PORT=2051
+WAIT=${SOAK_RECOVER_MAX:-150}
+sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
+gsi() { grep -E 'lqpn 1 .*type GSI|type GSI' | sed 's/  */ /g'; }
+
+wait_server || { finish; exit 1; }
+[ "$(sctl ping)" = pong ] ||
+	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
+mount_nfs 4.2 || { finish; exit 1; }
+echo before >"$MNT/repro" && sync
+status repro-gsi-before INFO "server: $(sctl links | gsi); client: $(rdma resource show qp | gsi)"
+t0=$(cut -d' ' -f1 /proc/uptime)
+sctl qp1 >/dev/null
+sleep 12
+status repro-gsi-after INFO "server: $(sctl links | gsi); client: $(rdma resource show qp | gsi)"
+sctl links | grep -E 'send_err|rcvd_pkts|sent_pkts' | sed 's/^/RPCRDMA-DIAG: server counters: /'
+step "waiting up to ${WAIT}s for the mount (an RPC times out after 60 s, then the client reconnects)"
+(echo after >"$MNT/repro" && sync && : >/tmp/repro.ok) &
+i=0
+while [ $i -lt "$WAIT" ] && [ ! -e /tmp/repro.ok ]; do
+	sleep 1
+	i=$((i + 1))
+done
+if [ -e /tmp/repro.ok ]; then
+	status repro-recovered INFO "yes, $(awk -v a="$t0" '{ printf "%.0f", $1 - a }' /proc/uptime)s after the server's link went down"
+	umount_nfs
+else
+	status repro-recovered INFO "no: no answer for ${WAIT}s; server GSI QP now: $(sctl links | gsi)"
+	dmesg | tail -n 8 | sed 's/^/RPCRDMA-DIAG: client dmesg: /'
+fi
+finish
