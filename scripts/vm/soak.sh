@@ -24,6 +24,8 @@
 #                 server's link down, overlap: issue 15's schedule of
 #                 drops on both sides; both hang on rxe, see below)
 #   SOAK_MIN_ROUNDS  rounds run whatever SOAK_SECONDS says (default 1)
+#   SOAK_TRANSPORTS  the pairs to run, in order (default "rxe"; "rxe siw"
+#                 with SOAK_SIW=1 or SOAK_LONG=1; "siw" alone works too)
 #   SOAK_SIW=1    a second pair over siw (needs make siw; default with
 #                 SOAK_LONG=1)
 #   SOAK_TRACE=1  record rdma_cma and rpcrdma connect events on both
@@ -72,6 +74,8 @@ case $SEED in '' | *[!0-9]*) die "SOAK_SEED=$SEED is not a number" ;; esac
 # server's CM never answers again: an rxe bug, reproduced with Debian's
 # stock module (Documentation/soak.md, SOAK_REPRO=qp1).
 KINDS=${SOAK_FAULTS:-"c-link c-rdma s-rdma nfsd params"}
+# Debian's module has no parameters to change
+[ -z "${SOAK_FAULTS:-}" ] && [ "${RPCRDMA_KO:-}" = stock ] && KINDS="c-link c-rdma s-rdma nfsd"
 for k in $KINDS; do
 	case $k in
 	c-link | s-link | c-rdma | s-rdma | nfsd | params | overlap) ;;
@@ -89,8 +93,16 @@ export RPCRDMA_KO=${RPCRDMA_KO:-$TOP/build/$KVER/rpcrdma.ko}
 export SIW_KO=${SIW_KO:-$TOP/build/$KVER/siw/siw.ko}
 [ "$RPCRDMA_KO" = stock ] || [ -f "$RPCRDMA_KO" ] ||
 	die "no module under test at $RPCRDMA_KO; run 'make module' (or set RPCRDMA_KO=<path>, RPCRDMA_KO=stock for Debian's)"
-if [ "$SIW" = 1 ] && [ ! -f "$SIW_KO" ]; then
-	die "SOAK_SIW=1 needs $SIW_KO: run 'make siw' (or SOAK_SIW=0 for rxe only)"
+TRANSPORTS=${SOAK_TRANSPORTS:-rxe$([ "$SIW" = 1 ] && echo " siw")}
+for tr in $TRANSPORTS; do
+	case $tr in rxe | siw) ;; *) die "SOAK_TRANSPORTS: '$tr' is neither rxe nor siw" ;; esac
+done
+if [ "${SOAK_REPRO:-}" = qp1 ]; then
+	# the reproducer runs on VM_RDMA's transport
+	TRANSPORTS=$VM_RDMA
+fi
+if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ] && [ ! -f "$SIW_KO" ]; then
+	die "siw needs $SIW_KO: run 'make siw' (or SOAK_SIW=0 / SOAK_TRANSPORTS=rxe for rxe only)"
 fi
 
 need_pkgs fio stress-ng dbench gnuplot-nox
@@ -152,7 +164,7 @@ VM_TIMEOUT=${user_timeout:-$((SECS + 900))}
 export VM_TIMEOUT
 export VM_SERVER_SCRIPT=$VMDIR/soak/server.sh
 vm_prepare
-msg "make soak: seed $SEED (SOAK_SEED=$SEED replays this schedule), ${SECS}s of faults, transports: rxe$([ "$SIW" = 1 ] && echo ", siw")"
+msg "make soak: seed $SEED (SOAK_SEED=$SEED replays this schedule), ${SECS}s of faults, transports: $TRANSPORTS"
 msg "schedule: $plan"
 t_all=$SECONDS
 
@@ -296,17 +308,20 @@ soak_pair() {
 # the soak (Documentation/soak.md); its verdict lines are INFO
 if [ "${SOAK_REPRO:-}" = qp1 ]; then
 	msg "SOAK_REPRO=qp1: server eth0 down, nfsd stopped and started, eth0 up; does the mount recover?"
-	VM_TIMEOUT=${user_timeout:-420} vm_pair soak-qp1-repro ours "" ours "" "$VMDIR/soak/qp1-repro.sh" \
-		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-150}"
+	VM_TIMEOUT=${user_timeout:-600} vm_pair soak-qp1-repro ours "" ours "" "$VMDIR/soak/qp1-repro.sh" \
+		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}"
 	rc=$?
 	grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG" | tr -d '\r' | tee "$OUT/qp1-repro.txt"
 	msg "logs: ${VM_RUNDIR#"$TOP"/}/soak-qp1-repro/"
 	exit $rc
 fi
 
-soak_pair rxe
-[ "$SIW" = 1 ] && soak_pair siw
-cat "$OUT"/report-*.md >"$OUT/report.md"
-cp "$OUT/throughput-rxe.png" "$OUT/throughput.png" 2>/dev/null
+# this run's reports only
+rm -f "$OUT"/report*.md "$OUT"/throughput*.png "$OUT"/throughput*.txt
+for tr in $TRANSPORTS; do
+	soak_pair "$tr"
+done
+for tr in $TRANSPORTS; do cat "$OUT/report-$tr.md"; done >"$OUT/report.md"
+cp "$OUT/throughput-${TRANSPORTS%% *}.png" "$OUT/throughput.png" 2>/dev/null
 msg "make soak: $((SECONDS - t_all)) s, seed $SEED; report in ${OUT#"$TOP"/}/report.md, plot throughput.png"
 [ "$fails" = 0 ] || die "$fails soak pair(s) failed (replay the schedule with SOAK_SEED=$SEED)"

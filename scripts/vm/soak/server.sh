@@ -91,7 +91,10 @@ ctl() {
 		sleep 1
 		dmesg | sed -n '/sysrq: Show Blocked State/,$p' | tail -n 300 ;;
 	trace) grep -av '^#' "$TRACING/trace" | grep -v svcrdma_post_send | tail -n "${_a:-400}" ;;
-	links) rdma link show; ip -s link show eth0; rdma resource show qp; rdma statistic show ;;
+	links)
+		rdma link show; ip -s link show eth0; rdma resource show qp; rdma statistic show
+		# datagrams for rxe's UDP port 4791 that found no socket count as NoPorts
+		grep '^Udp:' /proc/net/snmp ;;
 	qp1)
 		# the minimal reproducer (soak/qp1-repro.sh): a CM message
 		# (the DREQ of nfsd's closing connections) sent while eth0 is down
