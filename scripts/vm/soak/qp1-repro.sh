@@ -4,11 +4,13 @@
 # make soak's minimal reproducer of the link-drop hang (SOAK_REPRO=qp1 in
 # scripts/vm/soak.sh; Documentation/soak.md): no load, one NFSv4.2 mount.
 # The server takes eth0 down, stops nfsd (closing its RDMA connection
-# sends a CM DREQ on the port's GSI QP while the link is down), brings
-# eth0 back and starts nfsd. Expected with rxe as of 6.1: the failed
-# transmit moves the server's GSI QP (QP1) to the error state for good,
-# so the server's CM never answers again and the mount never recovers;
-# "rdma resource show qp" shows the GSI QP's state before and after.
+# sends a CM DREQ on the port's GSI QP while the link is down; with rxe
+# as of 6.1 that send fails at once), brings eth0 back and starts nfsd.
+# Observed with rxe: from then on the server's rxe counts no received
+# packet (rcvd_pkts frozen while the client's REQs go out), its CM never
+# answers and the mount never recovers; "rdma resource show qp" still
+# reports the GSI QP as RTS. The counters of both sides are printed every
+# 30 s, the GSI QPs' state before and after.
 # The verdict line is INFO (the hang is the documented rxe bug, not this
 # module): "repro-recovered INFO no" reproduces it.
 # shellcheck source=scripts/vm/guest/lib.sh
