@@ -9,11 +9,16 @@
 KO=/vm/rpcrdma_pdata_kunit.ko
 if [ ! -d /sys/kernel/debug/kunit ]; then
 	status kunit FAIL "kernel $KVER has no KUnit (CONFIG_KUNIT)"
-elif ! insmod "$KO"; then
-	status kunit FAIL "insmod $KO failed"
 else
+	# only the module's suites in the log (not the boot's empty KTAP plan)
+	dmesg -c >/dev/null
+	if ! insmod "$KO"; then
+		status kunit FAIL "insmod $KO failed"
+		finish
+		exit 0
+	fi
 	step "KUnit suites ran; copying their KTAP from the kernel log"
-	dmesg | sed -n '/KTAP version\|TAP version\|# Subtest:/,$p' | sed 's/^/RPCRDMA-KTAP: /'
+	dmesg | sed 's/^/RPCRDMA-KTAP: /'
 	echo "RPCRDMA-KTAP-END"
 	status kunit INFO "$(dmesg | grep -c '^ *ok ') ok, $(dmesg | grep -c '^ *not ok ') not ok lines"
 fi
