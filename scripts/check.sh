@@ -37,6 +37,15 @@ for name in $(ktab | awk '$5 != "-" {print $1}'); do
 	step "kernel $name: build, lint, vmtest ${scope//,/ } (make matrix MATRIX=$name)" \
 		env MATRIX="$name" "$TOP/scripts/matrix.sh"
 done
+# The debug kernel lane, for the default kernel: the codec's KUnit suites
+# inside the KASAN/lockdep/kmemleak/UBSAN kernel (as many cases as make
+# kunit) and scenario 1 (NFSv4.1 and 4.2 I/O, this module on both sides)
+# under the detectors, kmemleak scan of both guests after it. The other
+# scenarios of make debugtest take about 5 min each under TCG with KASAN:
+# check keeps to the one that exercises both roles' data paths
+# (README, "Status and limits").
+step "debug kernel: KUnit in the guest, scenario ${DEBUGTEST_CHECK:=1} under KASAN/lockdep/kmemleak (make debugtest)" \
+	env DEBUGTEST_SCENARIOS="$DEBUGTEST_CHECK" make -s debugtest
 # The kernel patch series, patch by patch: build, checkpatch --strict,
 # KUnit after the first and the last. Its VM scenarios (PATCHES_VM=1, the
 # default of make patches-check) run the same rules and files as the
