@@ -20,9 +20,9 @@
 #   SOAK_SEED     the seed of the fault order and durations (default:
 #                 random; printed, give it again to replay the schedule)
 #   SOAK_FAULTS   fault kinds, each once per round (default
-#                 "c-link c-rdma s-rdma nfsd params"; also s-link: the
-#                 server's link down, overlap: issue 15's schedule of
-#                 drops on both sides; both hang on rxe, see below)
+#                 "c-rdma s-rdma nfsd params"; also c-link, s-link: one
+#                 side's link down, overlap: issue 15's schedule of drops
+#                 on both sides; they hang on rxe, see below)
 #   SOAK_MIN_ROUNDS  rounds run whatever SOAK_SECONDS says (default 1)
 #   SOAK_TRANSPORTS  the pairs to run, in order (default "rxe"; "rxe siw"
 #                 with SOAK_SIW=1 or SOAK_LONG=1; "siw" alone works too)
@@ -68,14 +68,15 @@ fi
 case $SECS in '' | *[!0-9]*) die "SOAK_SECONDS=$SECS is not a number of seconds" ;; esac
 SEED=${SOAK_SEED:-$(( (RANDOM << 15 | RANDOM) % 1000000 ))}
 case $SEED in '' | *[!0-9]*) die "SOAK_SEED=$SEED is not a number" ;; esac
-# Not by default: s-link and overlap (a link drop on the server, or on
-# both sides in turn, issue 15). A CM message the server sends while its
-# link is down moves rxe's GSI QP to the error state for good and the
-# server's CM never answers again: an rxe bug, reproduced with Debian's
-# stock module (Documentation/soak.md, SOAK_REPRO=qp1).
-KINDS=${SOAK_FAULTS:-"c-link c-rdma s-rdma nfsd params"}
+# Not by default on rxe: link drops (c-link, s-link, overlap: issue 15).
+# After a drop during which rxe failed to transmit, that side's rxe counts
+# no received packet again while IP works, its CM never answers and the
+# mount hangs for good: an rxe bug, the same with Debian's stock module,
+# not seen over siw (Documentation/soak.md, SOAK_REPRO=qp1); add them
+# with SOAK_FAULTS to check a fixed rxe, or over siw.
+KINDS=${SOAK_FAULTS:-"c-rdma s-rdma nfsd params"}
 # Debian's module has no parameters to change
-[ -z "${SOAK_FAULTS:-}" ] && [ "${RPCRDMA_KO:-}" = stock ] && KINDS="c-link c-rdma s-rdma nfsd"
+[ -z "${SOAK_FAULTS:-}" ] && [ "${RPCRDMA_KO:-}" = stock ] && KINDS="c-rdma s-rdma nfsd"
 for k in $KINDS; do
 	case $k in
 	c-link | s-link | c-rdma | s-rdma | nfsd | params | overlap) ;;
@@ -186,7 +187,11 @@ report() {
 	aerr=$((aerr + $(echo " $sum" | sed -n 's/.* checker_errors=\([0-9]*\).*/\1/p')0 / 10))
 	nf=$(grep -c . "$OUT/faults-$tr.txt")
 	nrec=$(awk '$5 != "-"' "$OUT/faults-$tr.txt" | grep -c .)
-	bad=$( { vm_bad_lines "$slog" | sed 's/^/server: /'; vm_bad_lines "$clog" | sed 's/^/client: /'; } | grep -c .)
+	# (not the blocked-task stacks the client prints itself, as
+	# RPCRDMA-DIAG lines, when a fault is not recovered from: that run
+	# has failed already)
+	bad=$( { vm_bad_lines "$slog" | sed 's/^/server: /'; vm_bad_lines "$clog" | sed 's/^/client: /'; } |
+		grep -vc 'RPCRDMA-DIAG')
 	REPORT_OK=1
 	[ "$rc" = 0 ] && [ "$verr" = 0 ] && [ "$aerr" = 0 ] && [ "$nf" -gt 0 ] &&
 		[ "$nf" = "$nrec" ] && [ "$bad" = 0 ] || REPORT_OK=0
@@ -242,7 +247,8 @@ report() {
 			echo
 			echo "Kernel warnings:"
 			echo
-			{ vm_bad_lines "$slog" | sed 's/^/server: /'; vm_bad_lines "$clog" | sed 's/^/client: /'; } | head -n 20 | sed 's/^/    /'
+			{ vm_bad_lines "$slog" | sed 's/^/server: /'; vm_bad_lines "$clog" | sed 's/^/client: /'; } |
+				grep -v 'RPCRDMA-DIAG' | head -n 20 | sed 's/^/    /'
 		fi
 		echo
 		echo "Logs: ${VM_RUNDIR#"$TOP"/}/$run/{server,client}.log"

@@ -327,7 +327,20 @@ inject() {
 		CFG_I=$(((CFG_I + 1) % $(cfg_count)))
 		cfg_load "$CFG_I"
 		cfg_apply
-		reconnect
+		# rewriting dstaddr takes the transport's write lock; under load
+		# it has blocked for minutes (seed 10): a watchdog, not a stall
+		# until the host's VM_TIMEOUT
+		reconnect &
+		_rp=$!
+		_w=0
+		while kill -0 "$_rp" 2>/dev/null && [ $_w -lt 600 ]; do
+			usleep 100000
+			_w=$((_w + 1))
+		done
+		if kill -0 "$_rp" 2>/dev/null; then
+			status "fault-$FN-params" FAIL "writing the transports' dstaddr (sunrpc sysfs) blocked for 60 s"
+			return 1
+		fi
 		FDETAIL="config $CFG" ;;
 	*) status "fault-$FN" FAIL "unknown fault kind $1"; return 1 ;;
 	esac
@@ -448,7 +461,12 @@ for round in $(echo "$SOAK_PLAN" | tr '/' ' '); do
 		kind=${f%%:*}
 		arg=${f#*:}
 		step "fault $FN (round $ROUND): $kind $arg"
-		inject "$kind" "$arg" || continue
+		if ! inject "$kind" "$arg"; then
+			echo "RPCRDMA-SOAK-FAULT: $FN $kind $(up) - - - injection failed"
+			diagnose
+			HUNG=1
+			break 2
+		fi
 		if recover; then
 			echo "RPCRDMA-SOAK-FAULT: $FN $kind $FSTART $FEND $RECOVERED $(awk -v a="$FEND" -v b="$RECOVERED" 'BEGIN { printf "%.1f", b - a }') $FDETAIL"
 		else
