@@ -52,6 +52,9 @@ export SIW_KO
 # allnoconfig leaves KUNIT_DEFAULT_ENABLED off, so this kernel runs no
 # test unless asked: the guests ask (kunit.enable=1).
 export VM_MEM=${VM_MEM:-1024} VM_APPEND=${VM_APPEND:-log_buf_len=4M kunit.enable=1}
+# The probe scenarios hold each connection until the server's debugfs
+# line is read over NFS: several seconds under these detectors.
+export VM_GUEST_ENV=${VM_GUEST_ENV:-PROBE_HOLD_MS=30000 PROBE_POLLS=60}
 export VM_TIMEOUT=${VM_TIMEOUT:-900} VM_TIMEOUT_07=${VM_TIMEOUT_07:-1500} \
 	VM_TIMEOUT_08=${VM_TIMEOUT_08:-1500} VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
 

@@ -34,6 +34,8 @@
 #                 VM_VERBOSE=1 to echo guest status lines while waiting
 #   VM_EXTRA_BINS host binaries to copy into the guests' /usr/local/bin
 #   VM_APPEND     more kernel command line for the guests
+#   VM_GUEST_ENV  "VAR=VALUE ..." put in every guest's /vm/env (before a
+#                 pair's own variables, which win)
 #   VM_OVERLAY_FILES  "SRC=DEST ..." host files put at DEST in both guests
 #                 of every pair (e.g. a KUnit module for make debugtest)
 
@@ -216,7 +218,7 @@ vm_overlay() {
 		echo "RPCRDMA_MODULE=${ko:+ours}"
 		echo "RPCRDMA_MODULE=\${RPCRDMA_MODULE:-stock}"
 		echo "RPCRDMA_BUILDID=$(vm_buildid "${ko:-$(vm_stock_rpcrdma)}")"
-		for kv in "$@"; do
+		for kv in ${VM_GUEST_ENV:-} "$@"; do
 			printf '%s=%q\n' "${kv%%=*}" "${kv#*=}"
 		done
 	} >"$d/vm/env"

@@ -16,12 +16,13 @@ scase() {
 	_n=$1 _a=$2 _e=$3
 	step "case $_n: $P $_a"
 	# shellcheck disable=SC2086
-	# held up to 4 s, released (SIGUSR1) once the server's line is seen
-	$P --json --hold 4000 $_a "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err &
+	# held up to PROBE_HOLD_MS (4 s), released (SIGUSR1) once the server's
+	# line is seen; a debug kernel (make debugtest) needs longer for both
+	$P --json --hold "${PROBE_HOLD_MS:-4000}" $_a "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err &
 	_pp=$!
 	# (not _i: srv uses that name)
 	_k=0 _line=""
-	while [ $_k -lt 10 ]; do
+	while [ $_k -lt "${PROBE_POLLS:-10}" ]; do
 		usleep 300000
 		# one round trip: the server's debugfs lines and rpcrdma_cm_negotiate events
 		srv run cat $SRVCONNS\; grep -a \"$NEG: role=server\" $SRVTRACE >/tmp/sc
