@@ -88,9 +88,18 @@ configure() {
 	check_fragments
 }
 
-# check_fragments: every line of the fragments is in .config.
+# kconfig_defines KEY: some Kconfig file of the source defines KEY.
+kconfig_defines() {
+	grep -rqsE "^[[:space:]]*(menu)?config[[:space:]]+${1#CONFIG_}[[:space:]]*$" \
+		--include='Kconfig*' "$KSRC_DIR"
+}
+
+# check_fragments: every line of the fragments is in .config. An option
+# no Kconfig of this series defines any more (7.x dropped PROC_SYSCTL,
+# LIBCRC32C and NFS_V4_1: always there) is reported, not fatal; one that
+# exists and did not take its value stops the build.
 check_fragments() {
-	local f line key missing=() soft=()
+	local f line key missing=() soft=() gone=()
 	for f in "${FRAGS[@]}" "$OPTIONAL"; do
 		while read -r line; do
 			case $line in CONFIG_*=*) ;; *) continue ;; esac
@@ -98,12 +107,15 @@ check_fragments() {
 			grep -qxF "$line" "$OBJ/.config" && continue
 			if [ "$f" = "$OPTIONAL" ]; then
 				soft+=("$key")
+			elif ! kconfig_defines "$key"; then
+				gone+=("$key")
 			else
-				missing+=("$line (have: $(grep -E "^$key=|^# $key is not set" "$OBJ/.config" || echo 'no such option'))")
+				missing+=("$line (have: $(grep -E "^$key=|^# $key is not set" "$OBJ/.config" || echo 'not set: a dependency is off'))")
 			fi
 		done <"$f"
 	done
 	[ ${#soft[@]} -eq 0 ] || warn "linux $srcver lacks optional ${soft[*]}"
+	[ ${#gone[@]} -eq 0 ] || warn "linux $srcver defines no ${gone[*]} any more (built in or removed); going on"
 	[ ${#missing[@]} -eq 0 ] ||
 		die "Kconfig of linux $srcver did not keep these lines of scripts/debug-kernel/: $(printf '\n  %s' "${missing[@]}")
 a dependency is missing from the fragments, or the option changed name in this series"
