@@ -24,7 +24,8 @@
 # exists.
 #
 # Environment: KVER (the Debian release or short name whose source is
-# used; default: as make), JOBS (default: all CPUs).
+# used; default: as make; any of scripts/kernels.tab, built with the
+# host's compiler), JOBS (default: all CPUs).
 # Prints the release on stdout (the last line), progress on stderr.
 
 . "$(dirname "$0")/lib.sh"
@@ -35,11 +36,45 @@ FRAGS=("$FRAGDIR/rig.config" "$FRAGDIR/detectors.config")
 OPTIONAL=$FRAGDIR/optional.config
 JOBS=${JOBS:-$(nproc)}
 
+# archive_ksrc: for a release this host cannot build modules for (trixie's
+# on Debian 12): its linux-source from Debian's archive, unpacked once into
+# the source cache the build roots share. The kernel itself builds with
+# the host's compiler, and so do the modules built against it later, so
+# no build root is needed.
+archive_ksrc() {
+	local ver xy tmp
+	kver_check_exists
+	ver=$(papt apt-cache show "linux-headers-$KVER" 2>/dev/null |
+		sed -n 's/^Version: \([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
+	[ -n "$ver" ] || die "cannot read the version of linux-headers-$KVER in Debian's archive"
+	KSRC_DIR=$RPCRDMA_CM_CACHE/src/linux-source-$ver
+	[ -e "$KSRC_DIR/.extracted" ] && return 0
+	xy=${ver%.*}
+	msg "downloading linux-source-$xy ($ver) into $KSRC_DIR (once)"
+	tmp=$(mktemp -d) || die "mktemp failed"
+	(cd "$tmp" && papt apt-get -q download "linux-source-$xy") >"$tmp/log" 2>&1 ||
+		{ cat "$tmp/log" >&2; rm -rf "$tmp"; die "cannot download linux-source-$xy"; }
+	rm -rf "$KSRC_DIR.new"
+	mkdir -p "$KSRC_DIR.new" &&
+		dpkg-deb --fsys-tarfile "$tmp"/linux-source-"$xy"_*.deb |
+		tar -xO "./usr/src/linux-source-$xy.tar.xz" |
+		tar -xJ --strip-components=1 -C "$KSRC_DIR.new" ||
+		{ rm -rf "$tmp" "$KSRC_DIR.new"; die "cannot unpack linux-source-$xy"; }
+	rm -rf "$tmp"
+	[ "$(makefile_version "$KSRC_DIR.new")" = "$ver" ] ||
+		{ rm -rf "$KSRC_DIR.new"; die "linux-source-$xy holds $(makefile_version "$KSRC_DIR.new"), not $ver"; }
+	touch "$KSRC_DIR.new/.extracted"
+	mv "$KSRC_DIR.new" "$KSRC_DIR" || die "cannot move $KSRC_DIR.new into place"
+}
+
 [ -n "$KVER" ] || KVER=$(kver_default)
 kver_normalize
-kbuild_enter "$@"
-ensure_headers
-ensure_ksrc
+if kver_native; then
+	ensure_headers
+	ensure_ksrc
+else
+	archive_ksrc
+fi
 need_pkgs make gcc flex bison bc libelf-dev libssl-dev cpio kmod
 
 # RECIPE: bump when this script changes how the kernel is configured or
