@@ -33,23 +33,6 @@ NEG=$TRACING/instances/soak
 # rdma_dev: the soft-RDMA link name this guest created at boot
 rdma_dev() { if [ "$VM_RDMA" = siw ]; then echo siw0; else echo rxe0; fi; }
 
-# trace_faults: record what a reconnection does (SOAK_TRACE=1): all of
-# rdma_cma, and the rpcrdma and sunrpc events of connecting,
-# disconnecting, errors, flushes and timeouts (not the per-RPC ones)
-trace_faults() {
-	echo 8192 >"$TRACING/buffer_size_kb"
-	echo 1 >"$TRACING/events/rdma_cma/enable" || status soak-trace FAIL "no rdma_cma tracepoints"
-	for _e in "$TRACING"/events/rpcrdma/*/ "$TRACING"/events/sunrpc/*/; do
-		case ${_e%/} in
-		*connect* | *inject_dsc | *set_cto | *_err | *_flush | *qp_error | *accept* | \
-		*xprt_detach | *xprt_free | *xprt_timer | *rpc_timeout_status | \
-		*xprt_retransmit)
-			echo 1 >"${_e}enable" ;;
-		esac
-	done
-	echo 1 >"$TRACING/tracing_on"
-}
-
 ctl() {
 	read -r _cmd _a _b _c _d
 	case $_cmd in
