@@ -39,12 +39,7 @@ esac
 need_pkgs make gcc
 OUT=$BUILD/kunit-module/$KVER
 mkdir -p "$OUT"
-# Copy only when the content changed, so reruns stay incremental
-for f in kunit/Kbuild kunit/rpcrdma_pdata_test.c \
-	 net/sunrpc/xprtrdma/rpcrdma_pdata.c; do
-	cmp -s "$TOP/$f" "$OUT/${f##*/}" || cp "$TOP/$f" "$OUT/${f##*/}" ||
-		die "cannot copy $f into $OUT"
-done
+kunit_stage "$OUT"
 
 msg "kunit-module: building rpcrdma_pdata_kunit.ko against $KDIR (W=1)"
 # The codec header is not in the distro headers: -I our include/ after
@@ -61,5 +56,5 @@ if [ $rc -ne 0 ] || grep -q 'warning:' "$OUT/build.log"; then
 fi
 msg "kunit-module: built ${OUT#"$TOP"/}/rpcrdma_pdata_kunit.ko"
 [ ${#extra[@]} -eq 0 ] &&
-	msg "run it: modprobe kunit; insmod ${OUT#"$TOP"/}/rpcrdma_pdata_kunit.ko; results in dmesg and /sys/kernel/debug/kunit/rpcrdma_pdata_*/results"
+	msg "run it: modprobe kunit; insmod ${OUT#"$TOP"/}/rpcrdma_pdata_kunit.ko; results in dmesg and /sys/kernel/debug/kunit/{rpcrdma_pdata_*,rpcrdma_cm_glue}/results"
 exit 0

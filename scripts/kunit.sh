@@ -97,12 +97,11 @@ if [ ! -e "$SCRATCH/.rpcrdma-origin" ] ||
 fi
 
 msg "kunit: overlaying the codec and its tests into $SCRATCH"
-put "$TOP/include/linux/sunrpc/rpcrdma_pdata.h" \
-	"$SCRATCH/include/linux/sunrpc/rpcrdma_pdata.h"
-put "$TOP/net/sunrpc/xprtrdma/rpcrdma_pdata.c" "$SCRATCH/$OVL/rpcrdma_pdata.c"
-put "$TOP/kunit/rpcrdma_pdata_test.c" "$SCRATCH/$OVL/rpcrdma_pdata_test.c"
-put "$TOP/kunit/Kbuild" "$SCRATCH/$OVL/Kbuild"
-put "$TOP/kunit/Kconfig" "$SCRATCH/$OVL/Kconfig"
+for h in linux/sunrpc/rpcrdma_pdata.h linux/sunrpc/rpcrdma_cm.h \
+	 trace/events/rpcrdma_cm.h; do
+	put "$TOP/include/$h" "$SCRATCH/include/$h"
+done
+kunit_stage "$SCRATCH/$OVL"
 hook Kbuild "" "# rpcrdma-cm: RFC 8797 codec KUnit overlay" \
 	"obj-\$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += $OVL/"
 hook Kconfig "" "# rpcrdma-cm: RFC 8797 codec KUnit overlay" \

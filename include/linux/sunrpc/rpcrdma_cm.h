@@ -61,6 +61,9 @@ void rpcrdma_cm_exit(void);
 bool rpcrdma_cm_pdata_enabled(void);
 bool rpcrdma_cm_short_replies_enabled(void);
 bool rpcrdma_cm_reminv_allowed(const struct ib_device *device);
+void rpcrdma_cm_set_local(struct rpcrdma_cm_conn *conn,
+			  const struct ib_device *device,
+			  u32 max_send, u32 max_recv);
 void rpcrdma_cm_set_peer(struct rpcrdma_cm_conn *conn,
 			 const struct rdma_cm_id *id, bool server);
 void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len);

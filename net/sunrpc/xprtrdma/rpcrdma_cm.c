@@ -82,6 +82,25 @@ bool rpcrdma_cm_reminv_allowed(const struct ib_device *device)
 }
 
 /**
+ * rpcrdma_cm_set_local - Record what this side can handle
+ * @conn: connection state
+ * @device: the connection's RDMA device
+ * @max_send: largest message this side Sends inline, octets
+ * @max_recv: largest message this side Receives inline, octets
+ *
+ * Both roles advertise from here, so the R bit follows one rule:
+ * rpcrdma_cm_reminv_allowed().
+ */
+void rpcrdma_cm_set_local(struct rpcrdma_cm_conn *conn,
+			  const struct ib_device *device,
+			  u32 max_send, u32 max_recv)
+{
+	conn->local.max_send = max_send;
+	conn->local.max_recv = max_recv;
+	conn->local.remote_inv = rpcrdma_cm_reminv_allowed(device);
+}
+
+/**
  * rpcrdma_cm_set_peer - Record a connection's role and peer address
  * @conn: connection state
  * @id: the connection's CM ID

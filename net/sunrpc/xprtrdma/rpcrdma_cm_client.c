@@ -33,9 +33,8 @@ void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
 	BUILD_BUG_ON(sizeof(ep->re_cm_private) != RPCRDMA_PDATA_V1_LEN);
 
 	rpcrdma_cm_set_peer(conn, ep->re_id, false);
-	conn->local.max_send = ep->re_inline_send;
-	conn->local.max_recv = ep->re_inline_recv;
-	conn->local.remote_inv = rpcrdma_cm_reminv_allowed(device);
+	rpcrdma_cm_set_local(conn, device, ep->re_inline_send,
+			     ep->re_inline_recv);
 	rpcrdma_cm_advertise(conn, &ep->re_cm_private, &len);
 
 	ep->re_remote_cma.private_data = len ? &ep->re_cm_private : NULL;

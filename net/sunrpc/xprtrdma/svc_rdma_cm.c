@@ -55,10 +55,8 @@ void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 
 	BUILD_BUG_ON(sizeof(*pmsg) != RPCRDMA_PDATA_V1_LEN);
 
-	conn->local.max_send = rdma->sc_max_req_size;
-	conn->local.max_recv = rdma->sc_max_req_size;
-	conn->local.remote_inv =
-		rpcrdma_cm_reminv_allowed(rdma->sc_cm_id->device);
+	rpcrdma_cm_set_local(conn, rdma->sc_cm_id->device,
+			     rdma->sc_max_req_size, rdma->sc_max_req_size);
 	rpcrdma_cm_advertise(conn, pmsg, &len);
 	rpcrdma_cm_negotiate(conn);
 	rdma->sc_snd_w_inv = conn->res.remote_inv;
