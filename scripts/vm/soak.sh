@@ -38,6 +38,9 @@
 #                 soak/client.sh)
 #   SOAK_REPRO=qp1  instead of the soak, the minimal reproducer of the
 #                 link-drop hang (soak/qp1-repro.sh; build/soak/qp1-repro.txt)
+#   SOAK_REPRO=sysfs  instead of the soak, the reproducer of the forced
+#                 reconnect's stall (soak/sysfs-repro.sh;
+#                 build/soak/sysfs-repro.txt)
 #   SOAK_RIG      the rig's build directory (default build/soak/rig)
 #   RPCRDMA_KO, VM_MEM (default 1024 here), VM_TIMEOUT: see lib.sh
 # Output: build/soak/report.md (and report-<transport>.md per pair),
@@ -98,10 +101,13 @@ TRANSPORTS=${SOAK_TRANSPORTS:-rxe$([ "$SIW" = 1 ] && echo " siw")}
 for tr in $TRANSPORTS; do
 	case $tr in rxe | siw) ;; *) die "SOAK_TRANSPORTS: '$tr' is neither rxe nor siw" ;; esac
 done
-if [ "${SOAK_REPRO:-}" = qp1 ]; then
-	# the reproducer runs on VM_RDMA's transport
-	TRANSPORTS=$VM_RDMA
-fi
+case ${SOAK_REPRO:-} in
+'') ;;
+qp1 | sysfs)
+	# a reproducer runs on VM_RDMA's transport
+	TRANSPORTS=$VM_RDMA ;;
+*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang) or sysfs (forced reconnect stall)" ;;
+esac
 if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ] && [ ! -f "$SIW_KO" ]; then
 	die "siw needs $SIW_KO: run 'make siw' (or SOAK_SIW=0 / SOAK_TRANSPORTS=rxe for rxe only)"
 fi
@@ -214,6 +220,7 @@ report() {
 		echo "| reconnects seen | $(echo "$sum" | sed -n 's/.*client_negotiations=\([0-9]*\) server_negotiations=\([0-9]*\) connect_count=\([0-9]*\).*/client \1 connections negotiated (mountstats connect_count \3), server \2/p') (2 are the mounts' first) |"
 		echo "| checker | $(echo "$sum" | sed -n 's/.*checker_files=\([0-9]*\).*/\1/p') file read-backs |"
 		echo "| kernel warnings (BUG/WARNING/Oops/Call Trace) | $bad |"
+		echo "| forced reconnects whose dstaddr store slept until an nfsd restart woke it (sunrpc, Documentation/soak.md) | $(echo " $sum" | sed -n 's/.* dstaddr_stalls=\([0-9]*\).*/\1/p') |"
 		echo "| VM pair | $([ "$rc" = 0 ] && echo passed || echo "FAILED: $VM_RESULT_DETAIL") |"
 		echo
 		echo "Recovery time per fault kind (seconds from the fault's end, e.g. the link back up,"
@@ -310,15 +317,20 @@ soak_pair() {
 	[ -s "$OUT/throughput-$tr.txt" ] && cat "$OUT/throughput-$tr.txt"
 }
 
-# SOAK_REPRO=qp1: the minimal reproducer of the link-drop hang instead of
-# the soak (Documentation/soak.md); its verdict lines are INFO
-if [ "${SOAK_REPRO:-}" = qp1 ]; then
-	msg "SOAK_REPRO=qp1: server eth0 down, nfsd stopped and started, eth0 up; does the mount recover?"
-	VM_TIMEOUT=${user_timeout:-600} vm_pair soak-qp1-repro ours "" ours "" "$VMDIR/soak/qp1-repro.sh" \
+# SOAK_REPRO=qp1|sysfs: a reproducer instead of the soak
+# (Documentation/soak.md); its verdict lines are INFO
+if [ -n "${SOAK_REPRO:-}" ]; then
+	if [ "$SOAK_REPRO" = qp1 ]; then
+		msg "SOAK_REPRO=qp1: server eth0 down, nfsd stopped and started, eth0 up; does the mount recover?"
+	else
+		msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?"
+	fi
+	VM_TIMEOUT=${user_timeout:-600} vm_pair "soak-$SOAK_REPRO-repro" ours "" ours "" \
+		"$VMDIR/soak/$SOAK_REPRO-repro.sh" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}"
 	rc=$?
-	grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG" | tr -d '\r' | tee "$OUT/qp1-repro.txt"
-	msg "logs: ${VM_RUNDIR#"$TOP"/}/soak-qp1-repro/"
+	grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG" | tr -d '\r' | tee "$OUT/$SOAK_REPRO-repro.txt"
+	msg "logs: ${VM_RUNDIR#"$TOP"/}/soak-$SOAK_REPRO-repro/"
 	exit $rc
 fi
 
