@@ -23,10 +23,11 @@ CTL_PORT=2051
 TRIES=${SOAK_REPRO_TRIES:-40}
 sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 
-# xprt_dir: the sysfs directory of the mount's RDMA transport
+# xprt_dir: the sysfs directory of the mount's transport (the only one
+# to the server: the control channel is plain TCP outside sunrpc)
 xprt_dir() {
 	for _x in /sys/kernel/sunrpc/xprt-switches/*/xprt-*; do
-		[ -e "$_x/dstaddr" ] && grep -q rdma "$_x/xprt_info" 2>/dev/null &&
+		[ -e "$_x/dstaddr" ] && grep -q "$VM_SERVER_IP" "$_x/dstaddr" &&
 			{ echo "$_x"; return 0; }
 	done
 	return 1
