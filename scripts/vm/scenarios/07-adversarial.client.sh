@@ -163,10 +163,16 @@ ccase() {
 	srv run $P --listen $CPORT $_a --count 1 --wait 40 --json \>/tmp/l.$CPORT 2\>\&1 \& >/dev/null
 	sleep 1
 	trace_clear
-	mount.nfs "$VM_SERVER_IP:/" /mnt2 -o "vers=4.2,proto=rdma,port=$CPORT,soft,timeo=10,retrans=1" >/tmp/m.out 2>&1 &
+	# The listener never answers an RPC: the connection lives until the
+	# mount's first RPC times out. timeo=100 (10 s) keeps it up long
+	# enough to read its debugfs line even when connecting took several
+	# seconds (a KASAN guest: with timeo=10 the RPC had timed out before
+	# the connection was established, and the line came and went between
+	# two reads). Polls: 4 per second, for PROBE_POLLS seconds at most.
+	mount.nfs "$VM_SERVER_IP:/" /mnt2 -o "vers=4.2,proto=rdma,port=$CPORT,soft,timeo=100,retrans=1" >/tmp/m.out 2>&1 &
 	_mp=$!
 	_i=0 _line=""
-	while [ $_i -lt 40 ]; do
+	while [ $_i -lt $((${PROBE_POLLS:-10} * 4)) ]; do
 		_line=$(conns | grep "role=client peer=$VM_SERVER_IP:$CPORT " | tail -n 1)
 		[ -n "$_line" ] && break
 		usleep 250000
