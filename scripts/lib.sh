@@ -25,10 +25,13 @@ need_pkgs() {
 	[ "$(id -u)" -eq 0 ] ||
 		die "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
 	msg "installing ${missing[*]} (apt-get)"
-	if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+	# Two make targets may install at once (a soak beside a check): wait
+	# for the other's dpkg lock instead of failing on it.
+	local lock=(-o DPkg::Lock::Timeout=600)
+	if ! DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q \
 		"${missing[@]}" >"$BUILD/apt.log" 2>&1; then
-		apt-get update -q >>"$BUILD/apt.log" 2>&1 || true
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		apt-get "${lock[@]}" update -q >>"$BUILD/apt.log" 2>&1 || true
+		DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q \
 			"${missing[@]}" >>"$BUILD/apt.log" 2>&1 ||
 			die "apt-get install ${missing[*]} failed; see $BUILD/apt.log"
 	fi
