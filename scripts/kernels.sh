@@ -202,6 +202,11 @@ use one of those, or its short name (make KVER=trixie)"
 host_enable_suite() {
 	local f=/etc/apt/sources.list.d/rpcrdma-cm-$1.list
 	grep -rqsE "^[^#]*[[:space:]]$1[[:space:]]" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
+	# A suite of another Debian release must not reach the host's apt
+	# (make kunit-module once added trixie-backports to a Debian 12 host):
+	# such a kernel builds in its root, entered with kbuild_enter.
+	[ "$(kver_family)" = "$(host_family)" ] ||
+		die "$KVER builds in the $(kver_family) build root, not on this $(host_family) host; not adding $1 to the host's apt (a script that builds against $KVER must call kbuild_enter first)"
 	[ "$(id -u)" -eq 0 ] || die "kernel $KVER comes from $1, which this host's apt does not know; as root: echo 'deb $MIRROR $1 main' > $f && apt-get update"
 	msg "enabling $1 in the host's apt ($f)"
 	echo "deb $MIRROR $1 main" >"$f"

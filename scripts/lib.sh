@@ -184,6 +184,30 @@ cocci_manifest() {
 	done < <(sed -n 's|^// Absent: *||p' "$rule")
 }
 
+# adapt_apply ROOT DIR LOGDIR [MAPFN]: run the rules of
+# scripts/patches/adapt/, which fit our files to an API a newer kernel
+# changed (the patch series' tree, a KUnit module for such a kernel). A
+# rule runs when its "// When: FILE ERE" matches FILE under ROOT (the
+# kernel's source or headers), on its "// Target:" under DIR (MAPFN as
+# for cocci_manifest), and must leave its "// Expect:" lines there.
+adapt_apply() {
+	local root=$1 dir=$2 logs=$3 map=${4:-} rule t when wre log
+	for rule in "$TOP"/scripts/patches/adapt/*.cocci; do
+		[ -e "$rule" ] || continue
+		t=$(sed -n 's|^// Target: *||p' "$rule")
+		[ -z "$map" ] || t=$("$map" "$(basename "$rule" .cocci)" "$t")
+		[ -e "$dir/$t" ] || continue
+		when=$(sed -n 's|^// When: *||p' "$rule")
+		wre=${when#* }
+		[ -z "$when" ] || grep -qE -- "$wre" "$root/${when%% *}" || continue
+		log=$logs/adapt-${rule##*/}.log
+		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
+			"$dir/$t" >"$log" 2>&1 ||
+			{ cat "$log" >&2; die "adaptation ${rule##*/}: spatch failed on $t"; }
+		cocci_manifest "$rule" "$dir" "$map"
+	done
+}
+
 # kunit_stage DIR: copy the KUnit suites' sources flat into DIR, each
 # only when its content changed so rebuilds stay incremental, and write
 # the version header the included glue (rpcrdma_cm.c) needs. Shared by
