@@ -206,26 +206,11 @@ stage() {
 	done
 }
 
-# adapt: the rules of scripts/patches/adapt/ whose "// When: FILE ERE"
-# matches the tree, on their "// Target:" when this patch's tree has
-# it: our files, fitted to an API the tree changed since the kernels
-# the module is built for. A target that spatch leaves without its
-# "// Expect:" stops the generation.
+# adapt: the rules of scripts/patches/adapt/ on this patch's tree (our
+# files, fitted to an API the tree changed since the kernels the module
+# is built for; adapt_apply in lib.sh).
 adapt() {
-	local rule t when wf wre
-	for rule in "$MSGDIR"/adapt/*.cocci; do
-		[ -e "$rule" ] || continue
-		t=$(sed -n 's|^// Target: *||p' "$rule")
-		[ -e "$WORK/$t" ] || continue
-		when=$(sed -n 's|^// When: *||p' "$rule")
-		wf=${when%% *}
-		wre=${when#* }
-		[ -z "$when" ] || grep -qE -- "$wre" "$KSRC_DIR/$wf" || continue
-		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
-			"$WORK/$t" >"$OUT/.logs/adapt-${rule##*/}.log" 2>&1 ||
-			{ cat "$OUT/.logs/adapt-${rule##*/}.log" >&2; die "adaptation ${rule##*/}: spatch failed on $t"; }
-		cocci_manifest "$rule" "$WORK"
-	done
+	adapt_apply "$KSRC_DIR" "$WORK" "$OUT/.logs"
 }
 
 # kconfig_block FILE: the test's entry after SUNRPC_XPRT_RDMA's block.
