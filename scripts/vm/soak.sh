@@ -38,6 +38,11 @@
 #                 soak/client.sh)
 #   SOAK_REPRO=qp1  instead of the soak, the minimal reproducer of the
 #                 link-drop hang (soak/qp1-repro.sh; build/soak/qp1-repro.txt)
+#   SOAK_QP1_OFFS  with SOAK_REPRO=qp1: offsets in struct rxe_qp of the
+#                 guest kernel's rdma_rxe (ibqp.qp_num, ibqp.qp_type,
+#                 attr.qp_state, valid, req.state, comp.state, resp.state;
+#                 6.1.0-56-amd64: 176,188,376,592,944,1064,1168) for a
+#                 probe of the GSI QP's states (Documentation/soak.md)
 #   SOAK_REPRO=sysfs  instead of the soak, the reproducer of the forced
 #                 reconnect's stall (soak/sysfs-repro.sh;
 #                 build/soak/sysfs-repro.txt)
@@ -268,7 +273,12 @@ report() {
 plot() {
 	local tr=$1 s f objs
 	s=$OUT/samples-$tr.txt f=$OUT/faults-$tr.txt
-	awk 'NR > 1 && $1 > t { printf "%s %.1f %.3f\n", $1, ($2 - r) / ($1 - t), ($3 - b) / ($1 - t) / 1e6 }
+	# a counter that went backwards (reset, or a sampler's overflow)
+	# leaves its sample's rate blank rather than negative
+	awk 'NR > 1 && $1 > t {
+			rr = ($2 < r) ? "NaN" : sprintf("%.1f", ($2 - r) / ($1 - t))
+			mb = ($3 < b) ? "NaN" : sprintf("%.3f", ($3 - b) / ($1 - t) / 1e6)
+			print $1, rr, mb }
 		{ t = $1; r = $2; b = $3 }' "$s" >"$OUT/rate-$tr.dat"
 	[ -s "$OUT/rate-$tr.dat" ] || return 0
 	objs=$(awk '{ e = ($5 == "-") ? "graph 1" : $5
@@ -327,7 +337,8 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 	fi
 	VM_TIMEOUT=${user_timeout:-600} vm_pair "soak-$SOAK_REPRO-repro" ours "" ours "" \
 		"$VMDIR/soak/$SOAK_REPRO-repro.sh" \
-		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}"
+		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}" \
+		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}"
 	rc=$?
 	grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG" | tr -d '\r' | tee "$OUT/$SOAK_REPRO-repro.txt"
 	msg "logs: ${VM_RUNDIR#"$TOP"/}/soak-$SOAK_REPRO-repro/"

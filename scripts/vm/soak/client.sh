@@ -228,7 +228,7 @@ sampler() {
 		awk -v t="$(up)" '
 			$1 == "bytes:" { b += $6 + $7 }
 			$1 == "xprt:" && $2 == "rdma" { r += $8 }
-			END { printf "RPCRDMA-SOAK-T: %s %d %d\n", t, r, b }' /proc/self/mountstats
+			END { printf "RPCRDMA-SOAK-T: %s %.0f %.0f\n", t, r, b }' /proc/self/mountstats
 		sleep 2
 	done
 }
@@ -239,7 +239,9 @@ sampler() {
 CHK_SIZES="1 4095 4097 65536 1048577"
 CHK_GEN=0
 checker_write() {
-	rm -f "$S"/chk.[0-9]* "$M42"/chk.[0-9]* "$M41"/chk.[0-9]*
+	# both mounts show the one export: removing through both made the
+	# second rm complain about every file the first had removed
+	rm -f "$S"/chk.[0-9]* "$M42"/chk.[0-9]*
 	CHK_GEN=$((CHK_GEN + 1))
 	for _s in $CHK_SIZES; do
 		for _m in $M42 $M41; do

@@ -67,4 +67,6 @@ else
 		sctl trace 400 | grep -E ' (cm_|svcrdma_|svc_xprt)' | tail -n 80 | sed 's/^/RPCRDMA-TRACE: server /'
 	fi
 fi
+# what the server's GSI QP went through (server.sh qp1_watch)
+sctl qp1diag | sed 's/^/RPCRDMA-DIAG: server qp1: /'
 finish

@@ -23,7 +23,10 @@
 #   trace              the fault tracepoints' buffer (rpcrdma, rdma_cma)
 #   links              the RDMA link's and eth0's state, QPs, rxe counters
 #   qp1                eth0 down, nfsd stopped (its connections' DREQs go
-#                      out while the link is down), eth0 up, nfsd started
+#                      out while the link is down), eth0 up, nfsd started;
+#                      rxe's debug output and the MAD layer's events are
+#                      recorded from then on (qp1_watch)
+#   qp1diag            what qp1_watch recorded, and the CM's counters
 
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
@@ -32,6 +35,35 @@ NEG=$TRACING/instances/soak
 
 # rdma_dev: the soft-RDMA link name this guest created at boot
 rdma_dev() { if [ "$VM_RDMA" = siw ]; then echo siw0; else echo rxe0; fi; }
+
+# qp1_watch: what the link-drop hang investigation reads about the GSI QP
+# (Documentation/soak.md): rxe's debug messages (its QP state changes),
+# the MAD layer's send and receive completions (a failed DREQ's status;
+# whether any MAD arrives afterwards), and with SOAK_QP1_OFFS (the
+# offsets of struct rxe_qp's ibqp.qp_num, ibqp.qp_type, attr.qp_state,
+# valid, req.state, comp.state and resp.state in this build of rdma_rxe,
+# comma-separated, from its BTF) a return probe on rxe_pool_get_index
+# that shows QP1's states each time a packet for it is looked up.
+QP1=$TRACING/instances/qp1
+qp1_watch() {
+	echo 'module rdma_rxe +p' >/proc/dynamic_debug/control 2>/dev/null
+	mkdir -p "$QP1"
+	for e in ib_mad_send_done_handler ib_mad_recv_done_handler; do
+		echo 1 >"$QP1/events/ib_mad/$e/enable" 2>/dev/null
+	done
+	if [ -n "${SOAK_QP1_OFFS:-}" ]; then
+		_ifs=$IFS
+		IFS=,
+		# shellcheck disable=SC2086 # split the offsets on commas
+		set -- $SOAK_QP1_OFFS
+		IFS=$_ifs
+		echo "r:qp1 rdma_rxe:rxe_pool_get_index qpn=+$1(\$retval):u32 type=+$2(\$retval):u32 qps=+$3(\$retval):u32 valid=+$4(\$retval):u32 req=+$5(\$retval):u32 comp=+$6(\$retval):u32 resp=+$7(\$retval):u32" \
+			>>"$TRACING/kprobe_events" &&
+			echo 'qpn == 1 && type == 1' >"$QP1/events/kprobes/qp1/filter" &&
+			echo 1 >"$QP1/events/kprobes/qp1/enable"
+	fi
+	echo 1 >"$QP1/tracing_on"
+}
 
 ctl() {
 	read -r _cmd _a _b _c _d
@@ -81,6 +113,7 @@ ctl() {
 	qp1)
 		# the minimal reproducer (soak/qp1-repro.sh): a CM message
 		# (the DREQ of nfsd's closing connections) sent while eth0 is down
+		qp1_watch
 		echo "RPCRDMA-STEP: [$(cut -d' ' -f1 /proc/uptime)] repro: eth0 down, rpc.nfsd 0, eth0 up, nfsd up" >/dev/console
 		(ip link set eth0 down; sleep 1; rpc.nfsd 0; sleep 3; ip link set eth0 up; sleep 1
 		 rpc.nfsd -N 3 --no-udp "${SERVER_THREADS:-4}"
@@ -88,6 +121,12 @@ ctl() {
 		 echo "RPCRDMA-STEP: [$(cut -d' ' -f1 /proc/uptime)] repro: nfsd up again" >/dev/console) \
 			</dev/null >/dev/null 2>&1 &
 		echo ok ;;
+	qp1diag)
+		dmesg | grep -E 'qp#1 |rdma_rxe|rxe0' | tail -n 40
+		grep -av '^#' "$QP1/trace" 2>/dev/null | sed 's/^ *//' | tail -n 60
+		grep -H . /sys/class/infiniband/*/ports/1/cm_rx_msgs/req \
+			/sys/class/infiniband/*/ports/1/cm_tx_msgs/dreq \
+			/sys/class/infiniband/*/ports/1/hw_counters/rcvd_pkts 2>/dev/null ;;
 	*) echo "unknown command '$_cmd'" ;;
 	esac
 }
