@@ -46,6 +46,11 @@
 #   SOAK_REPRO=sysfs  instead of the soak, the reproducer of the forced
 #                 reconnect's stall (soak/sysfs-repro.sh;
 #                 build/soak/sysfs-repro.txt)
+#   SOAK_CLIENT_KO=stock  Debian's rpcrdma.ko on the client, this module on
+#                 the server: the client's parameters and negotiation checks
+#                 are skipped, and "params" is a forced reconnect only
+#   SOAK_SERVER_PARAMS  the server's rpcrdma.ko parameters at boot (e.g.
+#                 remote_invalidate=0: no Send With Invalidate)
 #   SOAK_RIG      the rig's build directory (default build/soak/rig)
 #   RPCRDMA_KO, VM_MEM (default 1024 here), VM_TIMEOUT: see lib.sh
 # Output: build/soak/report.md (and report-<transport>.md per pair),
@@ -310,7 +315,8 @@ fails=0
 soak_pair() {
 	local tr=$1 rc t0=$SECONDS
 	msg "pair soak-$tr: load and faults (${SECS}s of faults plus boot, mounts and recovery)"
-	VM_RDMA=$tr vm_pair "soak-$tr" ours "" ours "" "$VMDIR/soak/client.sh" \
+	VM_RDMA=$tr vm_pair "soak-$tr" ours "${SOAK_SERVER_PARAMS:-}" \
+		"${SOAK_CLIENT_KO:-ours}" "" "$VMDIR/soak/client.sh" \
 		SOAK_SEED="$SEED" SOAK_PLAN="$plan" SOAK_SECONDS="$SECS" \
 		SOAK_MIN_ROUNDS="${SOAK_MIN_ROUNDS:-1}" SOAK_TRACE="${SOAK_TRACE:-0}" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-180}" SOAK_CFGS="${SOAK_CFGS:-}" \
