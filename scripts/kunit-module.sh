@@ -37,18 +37,6 @@ m | y)
 	;;
 esac
 
-# hdr_root: the directory whose include/ holds the kernel's own headers:
-# the tree itself, its source link (an O= build tree, e.g. the debug
-# kernel), or the -common directory Debian's arch headers include.
-hdr_root() {
-	local d
-	for d in "$KDIR" "$KDIR/source" \
-		 "$(sed -n 's|^include \(.*\)/Makefile$|\1|p' "$KDIR/Makefile")"; do
-		[ -n "$d" ] && [ -e "$d/include/kunit/test.h" ] && { echo "$d"; return; }
-	done
-	die "no include/kunit/test.h under $KDIR (nor its source or common headers)"
-}
-
 # staged flat: a rule's Target is the file's name in the patch series
 flat() { basename "$2"; }
 
@@ -57,7 +45,7 @@ OUT=$BUILD/kunit-module/$KVER
 mkdir -p "$OUT"
 kunit_stage "$OUT"
 # 7.x passes the test to parameter generators: the series' adaptation
-adapt_apply "$(hdr_root)" "$OUT" "$OUT" flat
+adapt_apply "$(headers_src)" "$OUT" "$OUT" flat
 
 msg "kunit-module: building rpcrdma_pdata_kunit.ko against $KDIR (W=1)"
 # The codec header is not in the distro headers: -I our include/ after

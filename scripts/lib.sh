@@ -96,17 +96,25 @@ makefile_version() {
 		"$1/Makefile"
 }
 
-# headers_version: x.y.z of the headers for $KVER (Debian splits them
-# into an arch directory and a -common one that holds the numbers).
+# headers_src: the directory with the top Makefile and include/ of $KVER's
+# headers: the tree itself, the source its O= build tree links (a kernel
+# built here), or Debian's -common headers, which the arch directory's
+# Makefile only includes (/lib/modules/$KVER/source).
+headers_src() {
+	local k d
+	k=$(kdir)
+	for d in "$k" "$k/source" "/lib/modules/$KVER/source"; do
+		[ -e "$d/Makefile" ] && [ -n "$(makefile_version "$d")" ] &&
+			{ echo "$d"; return 0; }
+	done
+	return 1
+}
+
+# headers_version: x.y.z of the headers for $KVER (empty when unknown).
 headers_version() {
-	local d v
-	d=$(kdir)
-	v=$(makefile_version "$d")
-	# Debian's headers, and an O= build tree, link their sources
-	[ -z "$v" ] && [ -e "$d/source/Makefile" ] && v=$(makefile_version "$d/source")
-	[ -z "$v" ] && [ -e "/lib/modules/$KVER/source/Makefile" ] &&
-		v=$(makefile_version "/lib/modules/$KVER/source")
-	echo "$v"
+	local d
+	d=$(headers_src) || return 0
+	makefile_version "$d"
 }
 
 # ensure_ksrc: set KSRC_DIR to a full source tree matching $KVER: KSRC
