@@ -32,6 +32,10 @@
 #   SOAK_TRACE=1  record rdma_cma and rpcrdma connect events on both
 #                 sides, printed when a mount does not recover; hung tasks
 #                 report after 30 s
+#   SOAK_TRACE_EVENTS  with SOAK_TRACE=1: more tracepoints, "system/event"
+#                 separated by spaces (e.g. rpcrdma/xprtrdma_mr_localinv);
+#                 the events of the RPCs still outstanding at a hang and of
+#                 their MRs are printed as RPCRDMA-TRACE: stuck lines
 #   SOAK_RECOVER_MAX  seconds a mount may take to answer after a fault
 #                 (default 180)
 #   SOAK_CFGS     the parameter configurations the "params" fault cycles
@@ -333,6 +337,7 @@ soak_pair() {
 		"${SOAK_CLIENT_KO:-ours}" "" "$VMDIR/soak/client.sh" \
 		SOAK_SEED="$SEED" SOAK_PLAN="$plan" SOAK_SECONDS="$SECS" \
 		SOAK_MIN_ROUNDS="${SOAK_MIN_ROUNDS:-1}" SOAK_TRACE="${SOAK_TRACE:-0}" \
+		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-180}" SOAK_CFGS="${SOAK_CFGS:-}" \
 		SERVER_THREADS=8
 	rc=$?

@@ -328,6 +328,13 @@ trace_faults() {
 			echo 1 >"${_e}enable" ;;
 		esac
 	done
+	# SOAK_TRACE_EVENTS: more events, "system/event ..." (per-RPC ones
+	# need the larger buffer)
+	for _e in ${SOAK_TRACE_EVENTS:-}; do
+		echo 1 >"$TRACING/events/$_e/enable" ||
+			status soak-trace FAIL "no tracepoint $_e"
+	done
+	[ -n "${SOAK_TRACE_EVENTS:-}" ] && echo 32768 >"$TRACING/buffer_size_kb"
 	echo 1 >"$TRACING/tracing_on"
 }
 

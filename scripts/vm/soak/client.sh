@@ -401,10 +401,38 @@ diagnose() {
 	sctl conns | sed 's/^/RPCRDMA-DIAG: server conn: /'
 	{ rdma link show; ip -s link show eth0; rdma resource show qp; rdma statistic show; ping -c 2 -W 2 "$VM_SERVER_IP"; } 2>&1 | sed 's/^/RPCRDMA-DIAG: client link: /'
 	sctl links | sed 's/^/RPCRDMA-DIAG: server link: /'
+	# the RPCs still outstanding: task id, flags, status, client, xid,
+	# timeout, procedure, what they wait for
+	cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks 2>/dev/null | sed 's/^/RPCRDMA-DIAG: client task: /'
 	if [ "${SOAK_TRACE:-0}" = 1 ]; then
 		grep -av '^#' "$TRACING/trace" | tail -n 600 | sed 's/^/RPCRDMA-TRACE: client /'
+		[ -n "${SOAK_TRACE_EVENTS:-}" ] && trace_stuck
 		sctl trace 600 | sed 's/^/RPCRDMA-TRACE: server /'
 	fi
+}
+
+# trace_stuck: every recorded event of the RPCs still outstanding (by task
+# id), and the completions of the MRs those events name (by mr.id / cid)
+trace_stuck() {
+	_ids=$(cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks 2>/dev/null | awk '{ print $1 }' | sort -u)
+	[ -n "$_ids" ] || return 0
+	grep -av '^#' "$TRACING/trace" | awk -v ids="$_ids" '
+		BEGIN { n = split(ids, a, "[ \n]+"); for (i = 1; i <= n; i++) if (a[i] != "") want["task:" a[i] "@"] = 1 }
+		{
+			hit = 0
+			if (match($0, /task:[0-9]+@/) && (substr($0, RSTART, RLENGTH) in want)) hit = 1
+			if (!hit && match($0, /(mr\.id|cid)=[0-9]+/)) {
+				split(substr($0, RSTART, RLENGTH), kv, "=")
+				if (kv[2] in mrs) hit = 1
+			}
+			if (hit) {
+				print
+				if (match($0, /task:[0-9]+@/) && match($0, /mr\.id=[0-9]+/)) {
+					split(substr($0, RSTART, RLENGTH), kv, "=")
+					mrs[kv[2]] = 1
+				}
+			}
+		}' | tail -n 800 | sed 's/^/RPCRDMA-TRACE: stuck /'
 }
 
 # ---- main -----------------------------------------------------------------
