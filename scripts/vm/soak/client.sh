@@ -404,34 +404,38 @@ diagnose() {
 	# the RPCs still outstanding: task id, flags, status, client, xid,
 	# timeout, procedure, what they wait for
 	cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks 2>/dev/null | sed 's/^/RPCRDMA-DIAG: client task: /'
+	# each transport's state bits, queue lengths, addresses
+	for _x in /sys/kernel/debug/sunrpc/rpc_xprt/*/info; do
+		tr '\n' ' ' <"$_x"; echo
+	done 2>/dev/null | sed 's/^/RPCRDMA-DIAG: client xprt: /'
 	if [ "${SOAK_TRACE:-0}" = 1 ]; then
-		grep -av '^#' "$TRACING/trace" | tail -n 600 | sed 's/^/RPCRDMA-TRACE: client /'
+		# the connection events, without the per-RPC ones SOAK_TRACE_EVENTS adds
+		grep -av '^#' "$TRACING/trace" | grep -avE ': (xprtrdma_(reply|marshal|mr_[a-z]+|wc_[a-z_]+)): ' |
+			tail -n 600 | sed 's/^/RPCRDMA-TRACE: client /'
 		[ -n "${SOAK_TRACE_EVENTS:-}" ] && trace_stuck
 		sctl trace 600 | sed 's/^/RPCRDMA-TRACE: server /'
 	fi
 }
 
-# trace_stuck: every recorded event of the RPCs still outstanding (by task
-# id), and the completions of the MRs those events name (by mr.id / cid)
+# trace_stuck: every recorded event of the RPCs still outstanding (the
+# tasks file gives their ids in decimal, the events print
+# task:<id>@<client> in hex), and the completions of the MRs those events
+# name (by mr.id)
 trace_stuck() {
-	_ids=$(cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks 2>/dev/null | awk '{ print $1 }' | sort -u)
+	_ids=$(cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks 2>/dev/null |
+		while read -r _t _f _s _c _rest; do printf 'task:%08x@%08x\n' "$_t" "$_c"; done | sort -u)
 	[ -n "$_ids" ] || return 0
 	grep -av '^#' "$TRACING/trace" | awk -v ids="$_ids" '
-		BEGIN { n = split(ids, a, "[ \n]+"); for (i = 1; i <= n; i++) if (a[i] != "") want["task:" a[i] "@"] = 1 }
+		BEGIN { n = split(ids, a, "\n"); for (i = 1; i <= n; i++) if (a[i] != "") want[a[i]] = 1 }
 		{
 			hit = 0
-			if (match($0, /task:[0-9]+@/) && (substr($0, RSTART, RLENGTH) in want)) hit = 1
-			if (!hit && match($0, /(mr\.id|cid)=[0-9]+/)) {
-				split(substr($0, RSTART, RLENGTH), kv, "=")
-				if (kv[2] in mrs) hit = 1
+			if (match($0, /task:[0-9a-f]+@[0-9a-f]+/) && (substr($0, RSTART, RLENGTH) in want)) {
+				hit = 1
+				if (match($0, /mr\.id=[0-9]+/)) mrs[substr($0, RSTART + 6, RLENGTH - 6)] = 1
+			} else if (match($0, /mr\.id=[0-9]+/) && (substr($0, RSTART + 6, RLENGTH - 6) in mrs)) {
+				hit = 1
 			}
-			if (hit) {
-				print
-				if (match($0, /task:[0-9]+@/) && match($0, /mr\.id=[0-9]+/)) {
-					split(substr($0, RSTART, RLENGTH), kv, "=")
-					mrs[kv[2]] = 1
-				}
-			}
+			if (hit) print
 		}' | tail -n 800 | sed 's/^/RPCRDMA-TRACE: stuck /'
 }
 
