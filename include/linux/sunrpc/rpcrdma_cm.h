@@ -48,6 +48,7 @@ struct rdma_cm_id;
 struct rdma_conn_param;
 struct rpcrdma_connect_private;
 struct rpcrdma_ep;
+struct rpcrdma_xprt;
 struct svc_xprt;
 struct svcxprt_rdma;
 struct svc_rdma_send_ctxt;
@@ -72,6 +73,7 @@ void rpcrdma_cm_parse(struct rpcrdma_cm_conn *conn,
 void rpcrdma_cm_negotiate(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_link(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_unlink(struct rpcrdma_cm_conn *conn);
+void rpcrdma_cm_count_stranded(unsigned int n);
 
 /* rpcrdma_cm_client.c: xprtrdma hooks */
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
@@ -79,6 +81,7 @@ void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
 void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
 				   const struct rdma_conn_param *param);
 void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep);
+void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
 
 /* svc_rdma_cm.c: svcrdma hooks */
 void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,

@@ -155,6 +155,21 @@ DEFINE_RPCRDMA_CM_REPLY_EVENT(rpcrdma_cm_inline_too_large);
 DEFINE_RPCRDMA_CM_REPLY_EVENT(rpcrdma_cm_short_reply);
 DEFINE_RPCRDMA_CM_REPLY_EVENT(rpcrdma_cm_reply_chunk);
 
+/*
+ * A client RPC still pinned by its reply after the transport's queues
+ * were drained: the device never completed the LOCAL_INV chain that
+ * was to release it. task and xid name the RPC that is sent again.
+ */
+TRACE_EVENT(rpcrdma_cm_unpin_stranded,
+	    TP_PROTO(unsigned int task_id, u32 xid),
+	    TP_ARGS(task_id, xid),
+	    TP_STRUCT__entry(__field(unsigned int, task_id)
+			     __field(u32, xid)),
+	    TP_fast_assign(__entry->task_id = task_id;
+			   __entry->xid = xid;),
+	    TP_printk("task:%08x xid=0x%08x", __entry->task_id, __entry->xid)
+);
+
 #endif /* _TRACE_RPCRDMA_CM_H */
 
 #include <trace/define_trace.h>

@@ -44,6 +44,8 @@ MODULE_PARM_DESC(short_replies,
 static LIST_HEAD(rpcrdma_cm_conns);
 static DEFINE_SPINLOCK(rpcrdma_cm_lock);
 static struct dentry *rpcrdma_cm_debugfs;
+/* RPCs released after a drain left them pinned (rpcrdma_cm_client.c) */
+static atomic_t rpcrdma_cm_stranded = ATOMIC_INIT(0);
 
 /**
  * rpcrdma_cm_pdata_enabled - Does this module exchange private data
@@ -228,6 +230,19 @@ static int rpcrdma_cm_connections_show(struct seq_file *m, void *v)
 DEFINE_SHOW_ATTRIBUTE(rpcrdma_cm_connections);
 
 /**
+ * rpcrdma_cm_count_stranded - Account RPCs released from a lost LOCAL_INV
+ * @n: how many one disconnect released
+ *
+ * The total is <debugfs>/rpcrdma_cm/stranded; any value but 0 means a
+ * device lost Work Request completions (see
+ * rpcrdma_cm_client_unpin_stranded()).
+ */
+void rpcrdma_cm_count_stranded(unsigned int n)
+{
+	atomic_add(n, &rpcrdma_cm_stranded);
+}
+
+/**
  * rpcrdma_cm_init - Set up the debugfs view
  *
  * Return: always 0: debugfs is optional, and failing to create it
@@ -238,6 +253,8 @@ int rpcrdma_cm_init(void)
 	rpcrdma_cm_debugfs = debugfs_create_dir("rpcrdma_cm", NULL);
 	debugfs_create_file("connections", 0444, rpcrdma_cm_debugfs, NULL,
 			    &rpcrdma_cm_connections_fops);
+	debugfs_create_atomic_t("stranded", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_stranded);
 	return 0;
 }
 

@@ -6,12 +6,19 @@
  * upstream filled in its own message; the ESTABLISHED handler calls
  * rpcrdma_cm_client_established() where upstream parsed the server's
  * reply; rpcrdma_ep_destroy() calls rpcrdma_cm_client_destroy().
+ *
+ * Not RFC 8797 but found by its reconnect testing: after a disconnect
+ * has drained the queues, rpcrdma_xprt_disconnect() calls
+ * rpcrdma_cm_client_unpin_stranded() so an RPC whose LOCAL_INV the
+ * device never completed does not hang its mount.
  */
 
 #include <linux/build_bug.h>
 #include <linux/sunrpc/rpcrdma_cm.h>
 
 #include "xprt_rdma.h"
+
+#include <trace/events/rpcrdma_cm.h>
 
 /**
  * rpcrdma_cm_client_advertise - Prepare the client's private data
@@ -73,4 +80,59 @@ void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
 void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep)
 {
 	rpcrdma_cm_unlink(&ep->re_cm);
+}
+
+/* True when @req's rqst is still pinned by the reply @req holds: the
+ * reply handler pins the rqst, and only the completion of the last
+ * LOCAL_INV of the chain (or the failure to post it) unpins it.
+ */
+static bool rpcrdma_cm_req_stranded(struct rpcrdma_req *req)
+{
+	struct rpcrdma_rep *rep = req->rl_reply;
+
+	return rep && rep->rr_rqst == &req->rl_slot &&
+	       atomic_read(&req->rl_slot.rq_pin);
+}
+
+/**
+ * rpcrdma_cm_client_unpin_stranded - Release RPCs a lost LOCAL_INV pinned
+ * @r_xprt: transport being disconnected, its Send and Receive queues
+ *	    drained
+ *
+ * A Reply whose Call registered memory pins its rqst until the last
+ * LOCAL_INV Work Request of the chain completes; until then the RPC
+ * cannot be sent again (xprt_request_dequeue_xprt() waits for the
+ * pin). After ib_drain_qp() every posted Work Request has completed,
+ * at least with a flush status, so no rqst should still be pinned.
+ * soft-iWARP (siw) has been seen to drop LOCAL_INVs posted just
+ * before a disconnect without a completion: the RPC then waited
+ * forever and the hard mount hung. Release such an RPC the way a
+ * flushed LOCAL_INV does, return its Reply buffer, and count it, so
+ * the RPC is sent again on the next connection. The chain's MRs are
+ * destroyed with all the others by rpcrdma_mrs_destroy().
+ */
+void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt)
+{
+	struct rpcrdma_buffer *buf = &r_xprt->rx_buf;
+	struct rpcrdma_req *req;
+	struct rpcrdma_rep *rep;
+	unsigned int n = 0;
+
+	/* rpcrdma_reqs_reset() walks this list unlocked at the same point */
+	list_for_each_entry(req, &buf->rb_allreqs, rl_all) {
+		if (!rpcrdma_cm_req_stranded(req))
+			continue;
+		rep = req->rl_reply;
+		trace_rpcrdma_cm_unpin_stranded(req->rl_slot.rq_task->tk_pid,
+						be32_to_cpu(req->rl_slot.rq_xid));
+		rpcrdma_unpin_rqst(rep);
+		rpcrdma_rep_put(buf, rep);
+		n++;
+	}
+	if (!n)
+		return;
+	rpcrdma_cm_count_stranded(n);
+	pr_warn_ratelimited("rpcrdma: %s: %u RPC(s) still waited for LOCAL_INV completions after the drain; sending them again\n",
+			    r_xprt->rx_xprt.address_strings[RPC_DISPLAY_ADDR],
+			    n);
 }

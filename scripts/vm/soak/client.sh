@@ -541,7 +541,10 @@ check checker "$CHK_FILES file read-backs, $CHK_BAD generation(s) with differenc
 [ "$_ce" = 0 ] || sed 's/^/RPCRDMA-SOAK-ERR: checker: /' "$S/chk.errors"
 _cn=$(grep -ac ' rpcrdma_cm_negotiate: role=client ' "$NEG/trace")
 _sn=$(sctl negotiated | grep -c ' rpcrdma_cm_negotiate: role=server ')
-echo "RPCRDMA-SOAK-SUM: client_negotiations=$_cn server_negotiations=$_sn connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats) checker_files=$CHK_FILES checker_bad=$CHK_BAD checker_errors=$_ce faults=$FN rounds=$ROUND dstaddr_stalls=$STALLS"
+# RPCs a disconnect had to release because the device never completed
+# their LOCAL_INV (rpcrdma_cm_client_unpin_stranded); "-" with Debian's module
+_st=$(cat /sys/kernel/debug/rpcrdma_cm/stranded 2>/dev/null || echo -)
+echo "RPCRDMA-SOAK-SUM: stranded=$_st client_negotiations=$_cn server_negotiations=$_sn connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats) checker_files=$CHK_FILES checker_bad=$CHK_BAD checker_errors=$_ce faults=$FN rounds=$ROUND dstaddr_stalls=$STALLS"
 if [ $HUNG = 0 ]; then
 	umount "$M41" || status umount FAIL "umount $M41 failed"
 	umount_nfs
