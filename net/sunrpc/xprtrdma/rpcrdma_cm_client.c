@@ -6,11 +6,6 @@
  * upstream filled in its own message; the ESTABLISHED handler calls
  * rpcrdma_cm_client_established() where upstream parsed the server's
  * reply; rpcrdma_ep_destroy() calls rpcrdma_cm_client_destroy().
- *
- * Not RFC 8797 but found by its reconnect testing: after a disconnect
- * has drained the queues, rpcrdma_xprt_disconnect() calls
- * rpcrdma_cm_client_unpin_stranded() so an RPC whose LOCAL_INV the
- * device never completed does not hang its mount.
  */
 
 #include <linux/build_bug.h>
