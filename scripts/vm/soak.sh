@@ -279,6 +279,12 @@ report() {
 			echo
 			vm_lines "$clog" RPCRDMA-SOAK-ERR | head -n 40 | sed 's/^/    /'
 		fi
+		if vm_lines "$clog" RPCRDMA-SOAK-STRANDED | grep -q .; then
+			echo
+			echo "RPCs released after a drain (client uptime, task, xid; rpcrdma_cm:rpcrdma_cm_unpin_stranded):"
+			echo
+			vm_lines "$clog" RPCRDMA-SOAK-STRANDED | head -n 40 | sed 's/^/    /'
+		fi
 		if [ "$bad" != 0 ]; then
 			echo
 			echo "Kernel warnings:"
