@@ -409,8 +409,10 @@ diagnose() {
 		tr '\n' ' ' <"$_x"; echo
 	done 2>/dev/null | sed 's/^/RPCRDMA-DIAG: client xprt: /'
 	if [ "${SOAK_TRACE:-0}" = 1 ]; then
-		# the connection events, without the per-RPC ones SOAK_TRACE_EVENTS adds
-		grep -av '^#' "$TRACING/trace" | grep -avE ': (xprtrdma_(reply|marshal|mr_[a-z]+|wc_[a-z_]+)): ' |
+		# the connection events, without the per-RPC ones SOAK_TRACE_EVENTS
+		# adds (trace_stuck prints those of the stuck RPCs)
+		_ex=$(for _e in ${SOAK_TRACE_EVENTS:-}; do printf '%s|' "${_e#*/}"; done)
+		grep -av '^#' "$TRACING/trace" | grep -avE ": (${_ex%|}): " |
 			tail -n 600 | sed 's/^/RPCRDMA-TRACE: client /'
 		[ -n "${SOAK_TRACE_EVENTS:-}" ] && trace_stuck
 		sctl trace 600 | sed 's/^/RPCRDMA-TRACE: server /'
