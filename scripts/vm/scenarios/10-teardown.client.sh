@@ -1,0 +1,59 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Scenario 10 (client guest). Two readers re-read an 8 MiB file with
+# O_DIRECT in 1 MiB blocks, so the server is nearly always sending READ
+# replies, each a Send chained behind the RDMA Writes of a Write chunk.
+# TEARDOWN_CYCLES (8) times the server takes its link down, stops nfsd
+# (svc_rdma_free() of every transport, whose drain flushes the Sends the
+# peer never acknowledged), brings the link up and starts nfsd again.
+# On 6.12, releasing a flushed Send queues the release of its Write
+# chunk's contexts as a second work item, which svc_rdma_free()'s single
+# flush_workqueue() did not wait for: kmemleak then found the contexts
+# lost with the transport (scripts/coccinelle/server_free_flush.cocci).
+# Checks: every read returns the file's content, the mount reconnected
+# once per cycle at least, and (debug kernels) kmemleak on both sides.
+# The count of flushed Sends is reported, to show the path was taken.
+# shellcheck source=scripts/vm/guest/lib.sh
+. /vm/lib.sh
+N=${TEARDOWN_CYCLES:-8}
+FLUSH=svcrdma_wc_send_flush
+
+mount_nfs 4.2 || { finish; exit 1; }
+srv run echo 1 \>$TRACING/events/rpcrdma/$FLUSH/enable >/dev/null
+step "writing an 8 MiB file"
+head -c 8388608 /dev/urandom >/tmp/big
+cp /tmp/big "$MNT/big" || status big-write FAIL "cannot write $MNT/big"
+WANT=$(sha256sum </tmp/big | cut -d' ' -f1)
+c0=$(mstat connect_count)
+
+# reader ID: whole-file O_DIRECT reads until /tmp/stop; a read whose
+# content differs is recorded in /tmp/bad
+reader() {
+	while [ ! -e /tmp/stop ]; do
+		_s=$(dd if="$MNT/big" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1)
+		echo "$1" >>/tmp/reads
+		[ "$_s" = "$WANT" ] || echo "reader $1: $_s" >>/tmp/bad
+	done
+}
+: >/tmp/reads
+: >/tmp/bad
+reader 1 &
+reader 2 &
+i=0
+while [ $i -lt "$N" ]; do
+	i=$((i + 1))
+	sleep 3
+	step "cycle $i/$N: server link down, nfsd stopped, link up, nfsd started"
+	[ "$(srv dropclose)" = restarted ] ||
+		status "cycle-$i" FAIL "the server did not restart nfsd"
+done
+touch /tmp/stop
+wait
+c1=$(mstat connect_count)
+_f=$(srv trace $FLUSH | grep -c " $FLUSH: ")
+status flushed-sends INFO "$_f Send(s) flushed by the teardowns"
+check reads "$(wc -l </tmp/reads) whole-file reads, $(wc -l </tmp/bad) with wrong content" [ ! -s /tmp/bad ]
+check reconnected "connect_count $c0 -> $c1 over $N teardowns" [ "$c1" -ge $((c0 + N)) ]
+data_check after-teardown
+umount_nfs
+finish
