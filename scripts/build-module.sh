@@ -10,7 +10,9 @@
 # Every rule names its targets and the code it must leave behind
 # ("// Target:", "// Expect:", "// Absent:" lines in its header). A rule
 # that no longer applies stops the build, naming the rule; the module
-# is written only when everything succeeded.
+# is written only when everything succeeded. A rule that fixes one
+# kernel series only says where that series differs: "// When: FILE
+# ERE" runs it only when the kernel's FILE (in xprtrdma) matches ERE.
 #
 # Environment: KVER, KSRC (see scripts/lib.sh), KBUILD_ARGS (extra make
 # arguments, e.g. "W=1" or "C=1"; `make module W=1 C=1` works too, the
@@ -87,6 +89,11 @@ for rule in "$COCCI_DIR"/*.cocci; do
 	name=$(basename "$rule" .cocci)
 	targets=$(sed -n 's|^// Target: *||p' "$rule")
 	[ -n "$targets" ] || die "rule $name: no '// Target:' line"
+	when=$(sed -n 's|^// When: *||p' "$rule")
+	if [ -n "$when" ] && ! grep -qE -- "${when#* }" "$UPSTREAM/${when%% *}" 2>/dev/null; then
+		msg "  $name: not for this kernel (${when%% *} has no ${when#* })"
+		continue
+	fi
 	for t in $targets; do
 		[ -e "$SRC/$t" ] || die "rule $name: target $t is not in $KSRC_DIR's xprtrdma sources"
 		if ! spatch --very-quiet --in-place --no-show-diff \
