@@ -79,7 +79,7 @@ secs() { awk '{t[$1] = $(NF - 1)} END {print t["build"] "/" t["lint"] "/" t["vmt
 
 # table: one line per kernel with recorded results.
 table() {
-	local f rel name fmt='%-18s %-22s %-6s %-6s %-18s %-9s %s\n'
+	local f rel name fmt='%-18s %-22s %-6s %-6s %-18s %-17s %s\n'
 	printf "$fmt" kernel release build lint vmtest scenarios "time (build/lint/vmtest)"
 	for name in $(ktab_names); do
 		for f in "$OUT"/*.name; do
