@@ -51,14 +51,6 @@ srv_param() { set_param "$1" "$2" && echo "rpcrdma.$1=$(cat "/sys/module/rpcrdma
 # run a shell command line here (words re-joined with single blanks; no
 # globbing survives the request file: quote nothing, glob nothing)
 srv_run() { sh -c "$*"; }
-# close every transport while the link is down, so the replies still
-# being sent are flushed by svc_rdma_free()'s drain (scenario 10)
-srv_dropclose() {
-	ip link set eth0 down
-	stop_nfsd
-	ip link set eth0 up
-	start_nfsd && echo restarted
-}
 # debug kernels: kmemleak verdict and detector line on the console
 srv_leakcheck() { { leak_scan server; detectors server; } >/dev/console 2>&1; echo scanned; }
 
@@ -76,7 +68,7 @@ serve() {
 			{
 				echo "$last"
 				case $cmd in
-				conns|sums|sysctl|trace|trace_clear|restart|dropclose|dmesg|param|run|leakcheck) "srv_$cmd" "$@" ;;
+				conns|sums|sysctl|trace|trace_clear|restart|dmesg|param|run|leakcheck) "srv_$cmd" "$@" ;;
 				*) echo "unknown command $cmd" ;;
 				esac
 				echo "END $last"

@@ -3,13 +3,15 @@
 # Scenario 10 (client guest). Two readers re-read an 8 MiB file with
 # O_DIRECT in 1 MiB blocks, so the server is nearly always sending READ
 # replies, each a Send chained behind the RDMA Writes of a Write chunk.
-# TEARDOWN_CYCLES (8) times the server takes its link down, stops nfsd
-# (svc_rdma_free() of every transport, whose drain flushes the Sends the
-# peer never acknowledged), brings the link up and starts nfsd again.
-# On 6.12, releasing a flushed Send queues the release of its Write
-# chunk's contexts as a second work item, which svc_rdma_free()'s single
-# flush_workqueue() did not wait for: kmemleak then found the contexts
-# lost with the transport (scripts/coccinelle/server_free_flush.cocci).
+# TEARDOWN_CYCLES (8) times the server restarts nfsd: stopping it closes
+# every transport (rdma_disconnect() flushes the Sends still in flight,
+# then svc_rdma_free()). On 6.12, releasing a Send context is work on
+# svcrdma_wq that queues the release of its Write chunk's contexts as a
+# second work item, which svc_rdma_free()'s single flush_workqueue() did
+# not wait for: kmemleak then found the contexts lost with the transport
+# (scripts/coccinelle/server_free_flush.cocci). The server's link stays
+# up: over rxe a link drop during a reconnect can hang the mount for good,
+# with Debian's modules too (Documentation/soak.md).
 # Checks: every read returns the file's content, the mount reconnected
 # once per cycle at least, and (debug kernels) kmemleak on both sides.
 # The count of flushed Sends is reported, to show the path was taken.
@@ -43,8 +45,8 @@ i=0
 while [ $i -lt "$N" ]; do
 	i=$((i + 1))
 	sleep 3
-	step "cycle $i/$N: server link down, nfsd stopped, link up, nfsd started"
-	[ "$(srv dropclose)" = restarted ] ||
+	step "cycle $i/$N: nfsd restarted under the readers"
+	[ "$(srv restart)" = restarted ] ||
 		status "cycle-$i" FAIL "the server did not restart nfsd"
 done
 touch /tmp/stop

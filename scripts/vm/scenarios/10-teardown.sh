@@ -4,7 +4,7 @@
 # are still on their way (issue 14). A debug kernel's scenario: its
 # verdict is kmemleak's and KASAN's; on a production kernel it only
 # shows that the reads come back intact.
-SC_DESC="server link down + nfsd stop under O_DIRECT READ load (Write chunks), TEARDOWN_CYCLES times: reads intact, no leak"
+SC_DESC="nfsd stopped and started under O_DIRECT READ load (Write chunks), TEARDOWN_CYCLES times: reads intact, no leak"
 sc_run() {
 	local VM_TIMEOUT=${VM_TIMEOUT_10:-900}
 	sc_pair teardown ours "" ours "" "$SCDIR/10-teardown.client.sh" "C:TEARDOWN_CYCLES=${TEARDOWN_CYCLES:-8}"
