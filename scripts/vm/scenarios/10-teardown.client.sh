@@ -40,17 +40,41 @@ reader() {
 : >/tmp/reads
 : >/tmp/bad
 reader 1 &
+R1=$!
 reader 2 &
+R2=$!
+# a cycle that does not come back within 240 s: what the client waits
+# for (the mount, and with it the control channel, is stuck)
+watchdog() {
+	while [ ! -e /tmp/stop ]; do
+		_c=$(cat /tmp/cycle 2>/dev/null)
+		sleep 240
+		[ -e /tmp/stop ] || [ "$(cat /tmp/cycle 2>/dev/null)" != "$_c" ] && continue
+		status "cycle-$_c-stuck" FAIL "no answer 240 s after nfsd restart $_c; client state follows (RPCRDMA-DIAG)"
+		echo w >/proc/sysrq-trigger
+		{
+			cat /sys/kernel/debug/sunrpc/rpc_clnt/*/tasks
+			for _x in /sys/kernel/debug/sunrpc/rpc_xprt/*/info; do tr '\n' ' ' <"$_x"; echo; done
+			conns
+			dmesg | tail -n 120
+		} 2>&1 | sed 's/^/RPCRDMA-DIAG: /'
+		return
+	done
+}
+watchdog &
+WD=$!
 i=0
 while [ $i -lt "$N" ]; do
 	i=$((i + 1))
+	echo "$i" >/tmp/cycle
 	sleep 3
 	step "cycle $i/$N: nfsd restarted under the readers"
 	[ "$(srv restart)" = restarted ] ||
 		status "cycle-$i" FAIL "the server did not restart nfsd"
 done
 touch /tmp/stop
-wait
+kill "$WD" 2>/dev/null
+wait "$R1" "$R2"
 c1=$(mstat connect_count)
 _f=$(srv trace $FLUSH | grep -c " $FLUSH: ")
 status flushed-sends INFO "$_f Send(s) flushed by the teardowns"
