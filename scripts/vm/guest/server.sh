@@ -51,6 +51,15 @@ srv_param() { set_param "$1" "$2" && echo "rpcrdma.$1=$(cat "/sys/module/rpcrdma
 # run a shell command line here (words re-joined with single blanks; no
 # globbing survives the request file: quote nothing, glob nothing)
 srv_run() { sh -c "$*"; }
+# restart nfsd and, on a kmemleak kernel, scan 20 s later, once the
+# closed transports are freed and their release work has run; the
+# verdict goes to the console, so it is there even if the client's mount
+# hangs later (scenario 10)
+srv_restart_scan() {
+	srv_restart
+	[ -r "$KMEMLEAK" ] || return 0
+	(sleep 20; leak_scan server) >/dev/console 2>&1 &
+}
 # debug kernels: kmemleak verdict and detector line on the console
 srv_leakcheck() { { leak_scan server; detectors server; } >/dev/console 2>&1; echo scanned; }
 
@@ -68,7 +77,7 @@ serve() {
 			{
 				echo "$last"
 				case $cmd in
-				conns|sums|sysctl|trace|trace_clear|restart|dmesg|param|run|leakcheck) "srv_$cmd" "$@" ;;
+				conns|sums|sysctl|trace|trace_clear|restart|restart_scan|dmesg|param|run|leakcheck) "srv_$cmd" "$@" ;;
 				*) echo "unknown command $cmd" ;;
 				esac
 				echo "END $last"
