@@ -82,7 +82,7 @@ ab: ## scenario AB_SCENARIO run AB_RUNS times per cell (module x QEMU x smp): fa
 debug-kernel: ## build (or reuse) the KASAN/lockdep/kmemleak/UBSAN/KUnit test kernel of $(KVER)'s source
 	@$(TOP)/scripts/debug-kernel.sh >/dev/null
 
-debugtest: ## KUnit in the guest and scenarios 1 2 6 7 8 9 10 under the debug kernel
+debugtest: ## KUnit in the guest and scenarios 1 2 6 7 8 9 under the debug kernel (10 on request)
 	@$(TOP)/scripts/debugtest.sh
 
 matrix: ## kernel x {build, lint, vmtest} for the kernels of scripts/kernels.tab
