@@ -89,9 +89,8 @@ for rule in "$COCCI_DIR"/*.cocci; do
 	name=$(basename "$rule" .cocci)
 	targets=$(sed -n 's|^// Target: *||p' "$rule")
 	[ -n "$targets" ] || die "rule $name: no '// Target:' line"
-	when=$(sed -n 's|^// When: *||p' "$rule")
-	if [ -n "$when" ] && ! grep -qE -- "${when#* }" "$UPSTREAM/${when%% *}" 2>/dev/null; then
-		msg "  $name: not for this kernel (${when%% *} has no ${when#* })"
+	if ! cocci_when "$rule" "$UPSTREAM"; then
+		msg "  $name: not for this kernel ($(sed -n 's|^// When: *||p' "$rule"))"
 		continue
 	fi
 	for t in $targets; do

@@ -192,6 +192,15 @@ cocci_manifest() {
 	done < <(sed -n 's|^// Absent: *||p' "$rule")
 }
 
+# cocci_when RULE ROOT: true when RULE (a .cocci file) has no "// When:
+# FILE ERE" line or ROOT/FILE matches ERE: a rule that fixes or adapts to
+# one kernel series runs only where that series' code is.
+cocci_when() {
+	local when
+	when=$(sed -n 's|^// When: *||p' "$1")
+	[ -z "$when" ] || grep -qE -- "${when#* }" "$2/${when%% *}" 2>/dev/null
+}
+
 # adapt_apply ROOT DIR LOGDIR [MAPFN]: run the rules of
 # scripts/patches/adapt/, which fit our files to an API a newer kernel
 # changed (the patch series' tree, a KUnit module for such a kernel). A
@@ -199,15 +208,13 @@ cocci_manifest() {
 # kernel's source or headers), on its "// Target:" under DIR (MAPFN as
 # for cocci_manifest), and must leave its "// Expect:" lines there.
 adapt_apply() {
-	local root=$1 dir=$2 logs=$3 map=${4:-} rule t when wre log
+	local root=$1 dir=$2 logs=$3 map=${4:-} rule t log
 	for rule in "$TOP"/scripts/patches/adapt/*.cocci; do
 		[ -e "$rule" ] || continue
 		t=$(sed -n 's|^// Target: *||p' "$rule")
 		[ -z "$map" ] || t=$("$map" "$(basename "$rule" .cocci)" "$t")
 		[ -e "$dir/$t" ] || continue
-		when=$(sed -n 's|^// When: *||p' "$rule")
-		wre=${when#* }
-		[ -z "$when" ] || grep -qE -- "$wre" "$root/${when%% *}" || continue
+		cocci_when "$rule" "$root" || continue
 		log=$logs/adapt-${rule##*/}.log
 		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
 			"$dir/$t" >"$log" 2>&1 ||
