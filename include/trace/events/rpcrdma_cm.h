@@ -170,6 +170,19 @@ TRACE_EVENT(rpcrdma_cm_unpin_stranded,
 	    TP_printk("task:%08x xid=0x%08x", __entry->task_id, __entry->xid)
 );
 
+/*
+ * A connection request its listener queued but never accepted, refused
+ * as the listener is freed (nfsd shutting down). peer names the client.
+ */
+TRACE_EVENT(svc_rdma_cm_refuse_unaccepted,
+	    TP_PROTO(const char *peer),
+	    TP_ARGS(peer),
+	    /* a fixed array: __assign_str() changed its arguments in 6.10 */
+	    TP_STRUCT__entry(__array(char, peer, 64)),
+	    TP_fast_assign(strscpy(__entry->peer, peer, sizeof(__entry->peer));),
+	    TP_printk("peer=%s", __entry->peer)
+);
+
 #endif /* _TRACE_RPCRDMA_CM_H */
 
 #include <trace/define_trace.h>

@@ -46,6 +46,8 @@ static DEFINE_SPINLOCK(rpcrdma_cm_lock);
 static struct dentry *rpcrdma_cm_debugfs;
 /* RPCs released after a drain left them pinned (rpcrdma_cm_client.c) */
 static atomic_t rpcrdma_cm_stranded = ATOMIC_INIT(0);
+/* Connection requests refused as their listener went (svc_rdma_cm.c) */
+static atomic_t rpcrdma_cm_unaccepted = ATOMIC_INIT(0);
 
 /**
  * rpcrdma_cm_pdata_enabled - Does this module exchange private data
@@ -243,6 +245,18 @@ void rpcrdma_cm_count_stranded(unsigned int n)
 }
 
 /**
+ * rpcrdma_cm_count_unaccepted - Account refused connection requests
+ * @n: how many one listener's teardown refused
+ *
+ * The total is <debugfs>/rpcrdma_cm/unaccepted: requests that arrived
+ * as nfsd shut down (see svc_rdma_cm_refuse_unaccepted()).
+ */
+void rpcrdma_cm_count_unaccepted(unsigned int n)
+{
+	atomic_add(n, &rpcrdma_cm_unaccepted);
+}
+
+/**
  * rpcrdma_cm_init - Set up the debugfs view
  *
  * Return: always 0: debugfs is optional, and failing to create it
@@ -255,6 +269,8 @@ int rpcrdma_cm_init(void)
 			    &rpcrdma_cm_connections_fops);
 	debugfs_create_atomic_t("stranded", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_stranded);
+	debugfs_create_atomic_t("unaccepted", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_unaccepted);
 	return 0;
 }
 

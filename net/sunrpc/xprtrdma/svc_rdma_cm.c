@@ -14,6 +14,7 @@
  */
 
 #include <linux/build_bug.h>
+#include <linux/module.h>
 #include <linux/sunrpc/svc_rdma.h>
 #include <linux/sunrpc/rpcrdma_cm.h>
 
@@ -206,4 +207,52 @@ unsigned int svc_rdma_cm_bc_max_payload(const struct svc_xprt *xprt)
 void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma)
 {
 	rpcrdma_cm_unlink(&rdma->sc_cm);
+}
+
+/**
+ * svc_rdma_cm_refuse_unaccepted - Refuse requests a freed listener kept
+ * @rdma: transport about to be freed, its CM ID already destroyed
+ *
+ * The listener's CM handler queues each connection request on
+ * sc_accept_q for an nfsd thread to accept. A request that arrives as
+ * nfsd shuts down stays there when the listener goes: its CM ID is
+ * never accepted or rejected, and the RDMA CM answers each of the
+ * client's retries with an MRA (Message Receipt Acknowledgment). The
+ * client then waits out up to 15 service timeouts of about 68 s each
+ * before it tries again and finds the new listener: a mount that hung
+ * for minutes after "rpc.nfsd 0" under the 6.12 debug kernel. Freeing
+ * each such transport destroys its CM ID, which refuses the request
+ * (a REJ on InfiniBand and RoCE, a reject on iWARP), so the client
+ * reconnects at once. Only listeners have such a queue.
+ */
+void svc_rdma_cm_refuse_unaccepted(struct svcxprt_rdma *rdma)
+{
+	struct svcxprt_rdma *newxprt, *next;
+	LIST_HEAD(unaccepted);
+	unsigned int n = 0;
+
+	if (!test_bit(XPT_LISTENER, &rdma->sc_xprt.xpt_flags))
+		return;
+
+	/* With the listener's CM ID gone, its handler queues nothing more */
+	spin_lock(&rdma->sc_lock);
+	list_splice_init(&rdma->sc_accept_q, &unaccepted);
+	spin_unlock(&rdma->sc_lock);
+
+	list_for_each_entry_safe(newxprt, next, &unaccepted, sc_accept_q) {
+		list_del_init(&newxprt->sc_accept_q);
+		trace_svc_rdma_cm_refuse_unaccepted(newxprt->sc_xprt.xpt_remotebuf);
+		/* svc_xprt_free() drops the module reference an accepted
+		 * transport inherits from svc_handle_xprt(); this one never
+		 * got it.
+		 */
+		__module_get(newxprt->sc_xprt.xpt_class->xcl_owner);
+		svc_xprt_put(&newxprt->sc_xprt);
+		n++;
+	}
+	if (!n)
+		return;
+	rpcrdma_cm_count_unaccepted(n);
+	pr_info_ratelimited("svcrdma: listener %pISpc closed: refused %u connection request(s) it never accepted\n",
+			    (struct sockaddr *)&rdma->sc_xprt.xpt_local, n);
 }
