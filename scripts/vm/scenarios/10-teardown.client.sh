@@ -16,7 +16,11 @@
 # once per cycle at least, and (debug kernels) kmemleak on both sides:
 # the server scans 20 s after each restart (srv restart_scan), so its
 # verdict is on record even if a later cycle does not come back.
-# The count of flushed Sends is reported, to show the path was taken.
+# The count of flushed Sends is reported, to show the path was taken,
+# and with this module the connection requests refused because they
+# reached a listener as nfsd shut down (<debugfs>/rpcrdma_cm/unaccepted,
+# scripts/coccinelle/server_refuse_unaccepted.cocci): Debian's module
+# leaves them pending, and the client waits on MRAs for minutes.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 N=${TEARDOWN_CYCLES:-8}
@@ -85,6 +89,8 @@ wait "$R1" "$R2"
 c1=$(mstat connect_count)
 _f=$(srv trace $FLUSH | grep -c " $FLUSH: ")
 status flushed-sends INFO "$_f Send(s) flushed by the teardowns"
+_u=$(srv run cat "${CONNS%/*}/unaccepted" 2\>/dev/null)
+status unaccepted INFO "${_u:-(no counter: not this module)} connection request(s) refused as their listener closed"
 check reads "$(wc -l </tmp/reads) whole-file reads, $(wc -l </tmp/bad) with wrong content" [ ! -s /tmp/bad ]
 check reconnected "connect_count $c0 -> $c1 over $N teardowns" [ "$c1" -ge $((c0 + N)) ]
 data_check after-teardown
