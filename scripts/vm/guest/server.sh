@@ -60,6 +60,24 @@ srv_restart_scan() {
 	[ -r "$KMEMLEAK" ] || return 0
 	(sleep 20; leak_scan server) >/dev/console 2>&1 &
 }
+# stop nfsd, listen on rdma without an nfsd thread for $1 s (a request
+# is queued there and never accepted), then stop nfsd, which frees the
+# listener, and start it as usual; in the background, so that this
+# answer reaches the client before nfsd stops (scenario 11)
+srv_pending_listener() {
+	(
+		sleep 3
+		stop_nfsd
+		echo "rdma 20049" >/proc/fs/nfsd/portlist ||
+			status pending-listener FAIL "cannot listen on rdma 20049 without nfsd threads"
+		step "server: rdma 20049 listening, no nfsd thread, for $1 s"
+		sleep "$1"
+		stop_nfsd
+		step "server: nfsd stopped; starting it again"
+		start_nfsd
+	) >/dev/console 2>&1 &
+	echo scheduled
+}
 # debug kernels: kmemleak verdict and detector line on the console
 srv_leakcheck() { { leak_scan server; detectors server; } >/dev/console 2>&1; echo scanned; }
 
@@ -77,7 +95,7 @@ serve() {
 			{
 				echo "$last"
 				case $cmd in
-				conns|sums|sysctl|trace|trace_clear|restart|restart_scan|dmesg|param|run|leakcheck) "srv_$cmd" "$@" ;;
+				conns|sums|sysctl|trace|trace_clear|restart|restart_scan|pending_listener|dmesg|param|run|leakcheck) "srv_$cmd" "$@" ;;
 				*) echo "unknown command $cmd" ;;
 				esac
 				echo "END $last"
