@@ -100,7 +100,7 @@ buildroot-clean: ## delete the cached build roots (recreated on demand)
 patches: ## build/patches/: the work as a git format-patch series against PATCHES_KVER's source (default trixie-backports)
 	@$(TOP)/scripts/patches.sh generate
 
-patches-check: patches ## apply the series patch by patch: build, checkpatch, KUnit, then VM scenarios 1 2 6 7 (PATCHES_VM=0: none)
+patches-check: patches ## apply the series patch by patch: build, checkpatch, KUnit, then VM scenarios 1 2 6 7 11 (PATCHES_VM=0: none)
 	@$(TOP)/scripts/patches.sh check
 
 check: ## everything CI runs

@@ -39,7 +39,7 @@
 # Environment: PATCHES_KVER (kernel whose source and headers are used,
 # default trixie-backports), KSRC (another tree of the same version),
 # JOBS (default 2), PATCHES_VM=0 (check: skip the VM scenarios),
-# PATCHES_VM_SCENARIOS (default "1 2 6 7"), PATCHES_KUNIT=first|last|
+# PATCHES_VM_SCENARIOS (default "1 2 6 7 11"), PATCHES_KUNIT=first|last|
 # both|none (check: when KUnit runs, default both), FORCE=1 (regenerate
 # even when no input changed).
 
@@ -581,7 +581,7 @@ main() {
 			msg "patches-check: VM scenarios skipped (PATCHES_VM=0)"
 		else
 			[ -e "$OUT/rpcrdma.ko" ] || die "no build/patches/rpcrdma.ko after the check"
-			sc=${PATCHES_VM_SCENARIOS:-1 2 6 7}
+			sc=${PATCHES_VM_SCENARIOS:-1 2 6 7 11}
 			msg "patches-check: VM scenarios $sc with the module built from the patched tree"
 			RPCRDMA_KO=$OUT/rpcrdma.ko make --no-print-directory -C "$TOP" vmtest \
 				KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest.log"
