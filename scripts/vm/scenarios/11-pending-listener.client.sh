@@ -10,12 +10,15 @@
 # CM waits (each MRA asks for about 68 s, up to 15 times). This module
 # destroys such CM IDs as the listener goes, which sends a REJ
 # (scripts/coccinelle/server_refuse_unaccepted.cocci).
-# Checks (this module): the probe is rejected, reject status 28
-# (IB_CM_REJ_CONSUMER_DEFINED), within HOLD + 10 s; the server counts it
+# Checks (this module): the probe is rejected within HOLD + 10 s, with
+# reject status 28 (IB_CM_REJ_CONSUMER_DEFINED) over rxe, -104
+# (ECONNRESET, the aborted MPA exchange) over siw; the server counts it
 # in <debugfs>/rpcrdma_cm/unaccepted; the mount comes back with its data.
-# With PENDING_MODULES=stock the probe must time out instead: the bug
-# this scenario is about is still upstream's. The mount's own reconnect
-# usually meets the listener too (the server counted 2 requests on 6.1).
+# With PENDING_MODULES=stock the request is left pending instead, the
+# bug being still upstream's: over rxe the probe times out (each MRA asks
+# for 68 s more), over siw the iWARP CM gives up on its own after about
+# 10 s (unreachable, -110). The mount's own reconnect usually meets the
+# listener too (the server counted 2 requests).
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 M=${PENDING_MODULES:-ours}
@@ -37,9 +40,14 @@ rc=$?
 dt=$(($(cut -d. -f1 /proc/uptime) - t0))
 echo "RPCRDMA-PROBE: pending: $(head -c 1500 /tmp/p.json) $(head -c 200 /tmp/p.err)"
 res=$(sed -n 's/.*"result":"\([a-z]*\)".*/\1/p' /tmp/p.json | head -n 1)
-rs=$(sed -n 's/.*"reject_status":\([0-9]*\).*/\1/p' /tmp/p.json | head -n 1)
-refused() { [ "$res" = rejected ] && [ "$rs" = 28 ] && [ "$dt" -le $((HOLD + 10)) ]; }
-left_pending() { [ "$res" = timeout ] && [ $rc = 6 ]; }
+rs=$(sed -n 's/.*"reject_status":\(-*[0-9]*\).*/\1/p' /tmp/p.json | head -n 1)
+if [ "$VM_RDMA" = siw ]; then
+	WANT_RS=-104 STOCK_RES=unreachable STOCK_RC=4
+else
+	WANT_RS=28 STOCK_RES=timeout STOCK_RC=6
+fi
+refused() { [ "$res" = rejected ] && [ "$rs" = $WANT_RS ] && [ "$dt" -le $((HOLD + 10)) ]; }
+left_pending() { [ "$res" = $STOCK_RES ] && [ $rc = $STOCK_RC ]; }
 if [ "$M" = ours ]; then
 	check refused "probe: $res, reject status ${rs:--}, exit $rc, after $dt s (the listener is freed about $((HOLD - 3)) s after the request)" refused
 else
