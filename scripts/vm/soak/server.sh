@@ -100,6 +100,9 @@ ctl() {
 	ping) echo pong ;;
 	conns) conns ;;
 	negotiated) grep -a ' rpcrdma_cm_negotiate: ' "$NEG/trace" ;;
+	# connection requests refused as a closing listener went
+	# (svc_rdma_cm_refuse_unaccepted); "-" with Debian's module
+	unaccepted) cat /sys/kernel/debug/rpcrdma_cm/unaccepted 2>/dev/null || echo - ;;
 	dmesg) dmesg | tail -n "${_a:-60}" ;;
 	blocked)
 		echo w >/proc/sysrq-trigger
