@@ -28,8 +28,9 @@ WAIT=40
 mount_nfs 4.2 || { finish; exit 1; }
 data_check before
 # the server answers before it stops nfsd: after that the control
-# channel (this mount) is down until nfsd is back, and the mount is
-# left alone meanwhile, so its own reconnect does not meet the listener
+# channel (this mount) is down until nfsd is back. The mount is not
+# used meanwhile, but its own reconnect after the disconnect usually
+# meets the listener too (hence unaccepted >= 1, not == 1, below)
 [ "$(srv pending_listener $HOLD)" = scheduled ] ||
 	status pending-setup FAIL "the server did not schedule the listener"
 sleep 6
