@@ -144,9 +144,25 @@ vm_module_path() {
 	esac
 }
 
+# vm_ensure_siw: siw.ko for $KVER (SIW_KO, else the build tree's), built
+# with 'make siw' when it is missing from its build tree; a path the user
+# gave elsewhere is not built over.
+vm_ensure_siw() {
+	local ko=${SIW_KO:-$BUILD/$KVER/siw/siw.ko}
+	[ -f "$ko" ] && return 0
+	case $ko in
+	*/"$KVER"/siw/siw.ko) ;;
+	*) die "SIW_KO=$ko does not exist; build siw.ko with 'make siw' or unset SIW_KO" ;;
+	esac
+	msg "no siw.ko for $KVER yet: building it first ('make siw', about a minute)"
+	BUILD=${ko%/"$KVER"/siw/siw.ko} "$TOP/scripts/siw.sh" ||
+		die "'make siw' failed for $KVER; see ${ko%/siw/siw.ko}/siw-build.log"
+}
+
 # vm_prepare: install what is missing and build the base initramfs.
 vm_prepare() {
 	vm_need_host
+	[ "$VM_RDMA" != siw ] || vm_ensure_siw
 	msg "kernel $KVER, QEMU $VM_QEMU_VERSION ($VM_QEMU), -smp $VM_SMP, -cpu $VM_CPU"
 	"$VMDIR/mkinitramfs.sh" || die "building the VM initramfs failed"
 	# A snapshot of the module under test: the build may replace it while
@@ -233,7 +249,7 @@ vm_overlay() {
 	fi
 	if [ "$VM_RDMA" = siw ]; then
 		local siw=${SIW_KO:-$BUILD/$KVER/siw/siw.ko}
-		[ -f "$siw" ] || die "VM_RDMA=siw needs $siw; run 'make siw' first"
+		[ -f "$siw" ] || die "VM_RDMA=siw needs $siw; run 'make siw'"
 		cp "$siw" "$d/usr/lib/modules/$KVER/extra/siw.ko"
 	fi
 	(cd "$d" && find . -print0 | LC_ALL=C sort -z |

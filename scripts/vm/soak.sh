@@ -27,8 +27,8 @@
 #   SOAK_TRANSPORTS  the pairs to run, in order (default "rxe"; "rxe siw"
 #                 with SOAK_SIW=1); "siw" alone gets siw's own default
 #                 faults and configurations (below)
-#   SOAK_SIW=1    a second pair over siw, with the rxe pair's faults (needs
-#                 make siw)
+#   SOAK_SIW=1    a second pair over siw, with the rxe pair's faults (siw.ko
+#                 is built first when missing)
 #   SOAK_TRACE=1  record rdma_cma and rpcrdma connect events on both
 #                 sides, printed when a mount does not recover; hung tasks
 #                 report after 30 s
@@ -136,8 +136,8 @@ qp1 | sysfs)
 	TRANSPORTS=$VM_RDMA ;;
 *) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang) or sysfs (forced reconnect stall)" ;;
 esac
-if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ] && [ ! -f "$SIW_KO" ]; then
-	die "siw needs $SIW_KO: run 'make siw' (or SOAK_SIW=0 / SOAK_TRANSPORTS=rxe for rxe only)"
+if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ]; then
+	vm_ensure_siw
 fi
 
 need_pkgs fio stress-ng dbench gnuplot-nox
