@@ -251,6 +251,7 @@ report() {
 		echo "| forced reconnects whose dstaddr store slept until an nfsd restart woke it (sunrpc, Documentation/soak.md) | $(echo " $sum" | sed -n 's/.* dstaddr_stalls=\([0-9]*\).*/\1/p') |"
 		echo "| client RPCs released after a drain left them pinned (a LOCAL_INV the device never completed: <debugfs>/rpcrdma_cm/stranded) | $(echo " $sum" | sed -n 's/.* stranded=\([-0-9]*\).*/\1/p') |"
 		echo "| server: connection requests refused as a closing listener went (an nfsd restart; <debugfs>/rpcrdma_cm/unaccepted) | $(echo " $sum" | sed -n 's/.* unaccepted=\([-0-9]*\).*/\1/p') |"
+		echo "| server: READ replies dropped as their Write chunk's post failed on a closing connection (6.1; <debugfs>/rpcrdma_cm/unposted) | $(echo " $sum" | sed -n 's/.* unposted=\([-0-9]*\).*/\1/p') |"
 		echo "| VM pair | $([ "$rc" = 0 ] && echo passed || echo "FAILED: $VM_RESULT_DETAIL") |"
 		echo
 		echo "Recovery time per fault kind (seconds from the fault's end, e.g. the link back up,"

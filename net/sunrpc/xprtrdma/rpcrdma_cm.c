@@ -48,6 +48,8 @@ static struct dentry *rpcrdma_cm_debugfs;
 static atomic_t rpcrdma_cm_stranded = ATOMIC_INIT(0);
 /* Connection requests refused as their listener went (svc_rdma_cm.c) */
 static atomic_t rpcrdma_cm_unaccepted = ATOMIC_INIT(0);
+/* READ replies dropped as their Write chunk's post failed (svc_rdma_cm.c) */
+static atomic_t rpcrdma_cm_unposted = ATOMIC_INIT(0);
 
 /**
  * rpcrdma_cm_pdata_enabled - Does this module exchange private data
@@ -257,6 +259,18 @@ void rpcrdma_cm_count_unaccepted(unsigned int n)
 }
 
 /**
+ * rpcrdma_cm_count_unposted - Account a READ payload that was not posted
+ *
+ * The total is <debugfs>/rpcrdma_cm/unposted: READ replies whose Write
+ * chunk could not be posted because the connection was going, and which
+ * were dropped with it (see svc_rdma_cm_payload_err()).
+ */
+void rpcrdma_cm_count_unposted(void)
+{
+	atomic_inc(&rpcrdma_cm_unposted);
+}
+
+/**
  * rpcrdma_cm_init - Set up the debugfs view
  *
  * Return: always 0: debugfs is optional, and failing to create it
@@ -271,6 +285,8 @@ int rpcrdma_cm_init(void)
 				&rpcrdma_cm_stranded);
 	debugfs_create_atomic_t("unaccepted", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_unaccepted);
+	debugfs_create_atomic_t("unposted", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_unposted);
 	return 0;
 }
 

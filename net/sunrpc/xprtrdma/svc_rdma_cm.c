@@ -256,3 +256,29 @@ void svc_rdma_cm_refuse_unaccepted(struct svcxprt_rdma *rdma)
 	pr_info_ratelimited("svcrdma: listener %pISpc closed: refused %u connection request(s) it never accepted\n",
 			    (struct sockaddr *)&rdma->sc_xprt.xpt_local, n);
 }
+
+/**
+ * svc_rdma_cm_payload_err - What nfsd hears when a Write chunk failed
+ * @rdma: transport the READ's reply was to go out on
+ * @err: negative errno from posting the READ payload's Write chunk
+ *
+ * Where svc_rdma_result_payload() posts the Write chunk itself (6.1),
+ * a post that fails because the connection is going returns
+ * -ENOTCONN, for which nfsd's nfserrno() has no NFS status: it WARNs
+ * and answers NFS4ERR_IO. That answer never leaves: the failed post
+ * has marked the transport to close, and svc_rdma_sendto() drops every
+ * reply of a closing transport. So nfsd is told the payload is done,
+ * the behaviour of kernels that post the chunk from svc_rdma_sendto();
+ * the client sends the READ again on its next connection. Each such
+ * READ is counted in <debugfs>/rpcrdma_cm/unposted. An error on a
+ * transport not marked to close is passed on unchanged.
+ *
+ * Return: 0 when the reply will be dropped anyway, else @err.
+ */
+int svc_rdma_cm_payload_err(struct svcxprt_rdma *rdma, int err)
+{
+	if (err != -ENOTCONN || !svc_xprt_is_dead(&rdma->sc_xprt))
+		return err;
+	rpcrdma_cm_count_unposted();
+	return 0;
+}

@@ -103,6 +103,9 @@ ctl() {
 	# connection requests refused as a closing listener went
 	# (svc_rdma_cm_refuse_unaccepted); "-" with Debian's module
 	unaccepted) cat /sys/kernel/debug/rpcrdma_cm/unaccepted 2>/dev/null || echo - ;;
+	# READ replies dropped because their Write chunk could not be posted
+	# as the connection went (svc_rdma_cm_payload_err, 6.1); "-" as above
+	unposted) cat /sys/kernel/debug/rpcrdma_cm/unposted 2>/dev/null || echo - ;;
 	dmesg) dmesg | tail -n "${_a:-60}" ;;
 	blocked)
 		echo w >/proc/sysrq-trigger
