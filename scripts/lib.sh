@@ -192,6 +192,17 @@ cocci_manifest() {
 	done < <(sed -n 's|^// Absent: *||p' "$rule")
 }
 
+# siw_fixes_id: what make siw applies to siw: "upstream" with
+# SIW_UPSTREAM=1, else a hash of scripts/coccinelle/siw/*.cocci. Kept
+# beside siw.ko, so the VM rig can tell a siw.ko built with other fixes.
+siw_fixes_id() {
+	if [ "${SIW_UPSTREAM:-0}" = 1 ]; then
+		echo upstream
+	else
+		cat "$TOP"/scripts/coccinelle/siw/*.cocci 2>/dev/null | sha256sum | cut -c1-12
+	fi
+}
+
 # cocci_when RULE ROOT: true when RULE (a .cocci file) has no "// When:
 # FILE ERE" line or ROOT/FILE matches ERE: a rule that fixes or adapts to
 # one kernel series runs only where that series' code is.

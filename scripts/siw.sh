@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make siw: build soft-iWARP (siw.ko) out of tree for $KVER.
+# make siw: build soft-iWARP (siw.ko) out of tree for $KVER, with the
+# fixes of scripts/coccinelle/siw/ (SIW_UPSTREAM=1: without them).
 #
 # Debian's kernels do not set CONFIG_RDMA_SIW, but (6.1) they have
 # everything siw's Kconfig entry asks for (INET, INFINIBAND,
@@ -20,6 +21,7 @@ set -e -o pipefail
 kbuild_enter "$@"
 ensure_headers
 ensure_ksrc
+[ "${SIW_UPSTREAM:-0}" = 1 ] || need_pkgs coccinelle
 
 KBUILD_DIR=$(kdir)
 SIW_SRC=$KSRC_DIR/drivers/infiniband/sw/siw
@@ -90,6 +92,27 @@ done
 	echo "obj-\$(CONFIG_RDMA_SIW) += siw.o"
 	echo "siw-y := ${objs[*]}"
 } >"$WORK/Kbuild"
+
+# 2b. Fix what the soak found in siw itself (scripts/coccinelle/siw/:
+#     each rule's header says what and why); SIW_UPSTREAM=1 builds the
+#     driver exactly as the kernel's source has it, to reproduce.
+if [ "${SIW_UPSTREAM:-0}" = 1 ]; then
+	msg "SIW_UPSTREAM=1: building siw unmodified"
+else
+	for rule in "$TOP"/scripts/coccinelle/siw/*.cocci; do
+		[ -e "$rule" ] || continue
+		name=$(basename "$rule" .cocci)
+		t=$(sed -n 's|^// Target: *||p' "$rule")
+		[ -e "$WORK/$t" ] || die "siw rule $name: target $t is not in $SIW_SRC"
+		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
+			"$WORK/$t" >"$OUT/siw-spatch-$name.log" 2>&1 ||
+			{ cat "$OUT/siw-spatch-$name.log" >&2; die "siw rule $name: spatch failed on $t"; }
+		cocci_manifest "$rule" "$WORK"
+		msg "  siw fix $name: applied (SIW_UPSTREAM=1 leaves it out)"
+	done
+fi
+
+siw_fixes_id >"$WORK/fixes-id"
 
 # 3. Build against the installed headers.
 msg "building siw.ko against $KBUILD_DIR (log: ${LOG#"$TOP"/})"

@@ -145,16 +145,25 @@ vm_module_path() {
 }
 
 # vm_ensure_siw: siw.ko for $KVER (SIW_KO, else the build tree's), built
-# with 'make siw' when it is missing from its build tree; a path the user
-# gave elsewhere is not built over.
+# with 'make siw' when it is missing from its build tree or was built with
+# other fixes than scripts/coccinelle/siw/ (or SIW_UPSTREAM=1) call for; a
+# path the user gave elsewhere is taken as it is.
 vm_ensure_siw() {
-	local ko=${SIW_KO:-$BUILD/$KVER/siw/siw.ko}
-	[ -f "$ko" ] && return 0
+	local ko=${SIW_KO:-$BUILD/$KVER/siw/siw.ko} want have
 	case $ko in
 	*/"$KVER"/siw/siw.ko) ;;
-	*) die "SIW_KO=$ko does not exist; build siw.ko with 'make siw' or unset SIW_KO" ;;
+	*)
+		[ -f "$ko" ] || die "SIW_KO=$ko does not exist; build siw.ko with 'make siw' or unset SIW_KO"
+		return 0 ;;
 	esac
-	msg "no siw.ko for $KVER yet: building it first ('make siw', about a minute)"
+	want=$(siw_fixes_id)
+	have=$(cat "${ko%/siw.ko}/fixes-id" 2>/dev/null || echo none)
+	[ -f "$ko" ] && [ "$have" = "$want" ] && return 0
+	if [ -f "$ko" ]; then
+		msg "siw.ko for $KVER was built with fixes '$have', '$want' wanted: rebuilding it ('make siw')"
+	else
+		msg "no siw.ko for $KVER yet: building it first ('make siw', about a minute)"
+	fi
 	BUILD=${ko%/"$KVER"/siw/siw.ko} "$TOP/scripts/siw.sh" ||
 		die "'make siw' failed for $KVER; see ${ko%/siw/siw.ko}/siw-build.log"
 }
