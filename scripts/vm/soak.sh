@@ -203,6 +203,13 @@ msg "make soak: seed $SEED (SOAK_SEED=$SEED replays this schedule), ${SECS}s of 
 msg "schedule: $plan"
 t_all=$SECONDS
 
+# siwstall PCAP: "N of M connections" from scripts/vm/siwstall.py, its
+# stall lines kept beside the capture
+siwstall() {
+	python3 "$VMDIR/siwstall.py" "$1" >"${1%.pcap}-siwstall.txt" 2>&1 &&
+		sed -n 's/^siwstall: //p' "${1%.pcap}-siwstall.txt" || echo "not read (${1%.pcap}-siwstall.txt)"
+}
+
 # report RUN TRANSPORT RC: build/soak/report-TRANSPORT.md from the pair's
 # client log; sets REPORT_OK
 report() {
@@ -252,6 +259,8 @@ report() {
 		echo "| client RPCs released after a drain left them pinned (a LOCAL_INV the device never completed: <debugfs>/rpcrdma_cm/stranded) | $(echo " $sum" | sed -n 's/.* stranded=\([-0-9]*\).*/\1/p') |"
 		echo "| server: connection requests refused as a closing listener went (an nfsd restart; <debugfs>/rpcrdma_cm/unaccepted) | $(echo " $sum" | sed -n 's/.* unaccepted=\([-0-9]*\).*/\1/p') |"
 		echo "| server: READ replies dropped as their Write chunk's post failed on a closing connection (6.1; <debugfs>/rpcrdma_cm/unposted) | $(echo " $sum" | sed -n 's/.* unposted=\([-0-9]*\).*/\1/p') |"
+		[ "$tr" != siw ] || [ ! -s "$(dirname "$clog")/wire.pcap" ] ||
+			echo "| siw connections whose first Call the server never read (VM_PCAP=1 capture, scripts/vm/siwstall.py; siw's accept race, Documentation/siw.md) | $(siwstall "$(dirname "$clog")/wire.pcap") |"
 		echo "| VM pair | $([ "$rc" = 0 ] && echo passed || echo "FAILED: $VM_RESULT_DETAIL") |"
 		echo
 		echo "Recovery time per fault kind (seconds from the fault's end, e.g. the link back up,"
