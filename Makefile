@@ -70,7 +70,7 @@ uninstall-wireshark: ## remove what `make install-wireshark` installed
 tools: ## build tools/rpcrdma-cm-probe
 	@$(TOP)/scripts/tools.sh
 
-siw: ## build siw.ko out of tree for $(KVER)
+siw: ## build siw.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/siw (SIW_UPSTREAM=1: without)
 	@$(TOP)/scripts/siw.sh
 
 lint: ## checkpatch --strict, kernel-doc, W=1 + sparse build, shellcheck
