@@ -29,6 +29,8 @@
 #                 faults and configurations (below)
 #   SOAK_SIW=1    a second pair over siw, with the rxe pair's faults (siw.ko
 #                 is built first when missing)
+#   SIW_UPSTREAM=1  siw.ko without the fixes of scripts/coccinelle/siw
+#                 (rebuilt to match either way; Documentation/siw.md)
 #   SOAK_TRACE=1  record rdma_cma and rpcrdma connect events on both
 #                 sides, printed when a mount does not recover; hung tasks
 #                 report after 30 s
