@@ -76,6 +76,7 @@ void rpcrdma_cm_unlink(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_count_stranded(unsigned int n);
 void rpcrdma_cm_count_unaccepted(unsigned int n);
 void rpcrdma_cm_count_unposted(void);
+void rpcrdma_cm_count_accept_failed(void);
 
 /* rpcrdma_cm_client.c: xprtrdma hooks */
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
@@ -103,5 +104,6 @@ unsigned int svc_rdma_cm_bc_max_payload(const struct svc_xprt *xprt);
 void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_refuse_unaccepted(struct svcxprt_rdma *rdma);
 int svc_rdma_cm_payload_err(struct svcxprt_rdma *rdma, int err);
+void svc_rdma_cm_accept_failed(struct svcxprt_rdma *newxprt);
 
 #endif /* _LINUX_SUNRPC_RPCRDMA_CM_H */

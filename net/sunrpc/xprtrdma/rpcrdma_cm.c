@@ -50,6 +50,8 @@ static atomic_t rpcrdma_cm_stranded = ATOMIC_INIT(0);
 static atomic_t rpcrdma_cm_unaccepted = ATOMIC_INIT(0);
 /* READ replies dropped as their Write chunk's post failed (svc_rdma_cm.c) */
 static atomic_t rpcrdma_cm_unposted = ATOMIC_INIT(0);
+/* Transports svc_rdma_accept() gave up on, freed (svc_rdma_cm.c, 6.1) */
+static atomic_t rpcrdma_cm_accept_failed = ATOMIC_INIT(0);
 
 /**
  * rpcrdma_cm_pdata_enabled - Does this module exchange private data
@@ -271,6 +273,18 @@ void rpcrdma_cm_count_unposted(void)
 }
 
 /**
+ * rpcrdma_cm_count_accept_failed - Account a transport accept gave up on
+ *
+ * The total is <debugfs>/rpcrdma_cm/accept_failed: new server
+ * transports whose accept failed and which are freed rather than
+ * leaked (see svc_rdma_cm_accept_failed()).
+ */
+void rpcrdma_cm_count_accept_failed(void)
+{
+	atomic_inc(&rpcrdma_cm_accept_failed);
+}
+
+/**
  * rpcrdma_cm_init - Set up the debugfs view
  *
  * Return: always 0: debugfs is optional, and failing to create it
@@ -287,6 +301,8 @@ int rpcrdma_cm_init(void)
 				&rpcrdma_cm_unaccepted);
 	debugfs_create_atomic_t("unposted", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_unposted);
+	debugfs_create_atomic_t("accept_failed", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_accept_failed);
 	return 0;
 }
 

@@ -282,3 +282,22 @@ int svc_rdma_cm_payload_err(struct svcxprt_rdma *rdma, int err)
 	rpcrdma_cm_count_unposted();
 	return 0;
 }
+
+/**
+ * svc_rdma_cm_accept_failed - Let a transport accept gave up on be freed
+ * @newxprt: new transport svc_rdma_accept() could not complete
+ *
+ * Called on svc_rdma_accept()'s error path (6.1) just before the put of
+ * @newxprt's creation reference, which now frees it: __svc_rdma_free()
+ * drains and destroys its QP, CQs, PD and CM ID like any transport's.
+ * svc_xprt_free() drops a module reference that only an accepted
+ * transport holds (svc_handle_xprt() dropped its own when accept
+ * failed), so take one for it. @newxprt was never handed to svc: it
+ * keeps XPT_BUSY, and a CM event that arrives before its CM ID is
+ * destroyed cannot queue it. Counted in <debugfs>/rpcrdma_cm/accept_failed.
+ */
+void svc_rdma_cm_accept_failed(struct svcxprt_rdma *newxprt)
+{
+	__module_get(newxprt->sc_xprt.xpt_class->xcl_owner);
+	rpcrdma_cm_count_accept_failed();
+}

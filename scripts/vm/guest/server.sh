@@ -72,8 +72,14 @@ srv_pending_listener() {
 			status pending-listener FAIL "cannot listen on rdma 20049 without nfsd threads"
 		step "server: rdma 20049 listening, no nfsd thread, for $1 s"
 		sleep "$1"
-		stop_nfsd
-		step "server: nfsd stopped; starting it again"
+		# "start": threads come to the queued requests (scenario 12);
+		# default: nfsd stops and frees the listener (scenario 11)
+		if [ "${2:-stop}" = start ]; then
+			step "server: starting nfsd threads for the queued requests"
+		else
+			stop_nfsd
+			step "server: nfsd stopped; starting it again"
+		fi
 		start_nfsd
 	) >/dev/console 2>&1 &
 	echo scheduled

@@ -1,0 +1,58 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Scenario 12 (client guest). The server stops nfsd and listens on
+# "rdma 20049" without a thread, as in scenario 11. The probe's
+# connection request is queued there; the probe gives up after 3 s and
+# destroys its CM ID (a REJ over rxe, a reset over siw). Then nfsd
+# threads start and accept what is queued: the probe's request, whose
+# rdma_accept() now fails, and the mount's own reconnect. 6.1's
+# svc_rdma_accept() error path kept the failed transport's creation
+# reference, so it was never freed (its resources leaked and its debugfs
+# line stayed); this module drops it there
+# (scripts/coccinelle/server_accept_errout.cocci), and 6.12 and later
+# do so themselves.
+# Checks: the probe timed out; the server traced the failed accept
+# (rpcrdma:svcrdma_accept_err, on every kernel); within 20 s the server
+# lists exactly the mount's connection in <debugfs>/rpcrdma_cm/connections;
+# the mount's data is intact.
+# shellcheck source=scripts/vm/guest/lib.sh
+. /vm/lib.sh
+HOLD=12
+
+mount_nfs 4.2 || { finish; exit 1; }
+data_check before
+EV=/sys/kernel/tracing/events/rpcrdma/svcrdma_accept_err/enable
+[ "$(srv run "echo 1 >$EV && echo on")" = on ] ||
+	status accept-trace FAIL "cannot enable rpcrdma:svcrdma_accept_err on the server"
+[ "$(srv pending_listener $HOLD start)" = scheduled ] ||
+	status pending-setup FAIL "the server did not schedule the listener"
+sleep 6
+step "probe: a connection request that gives up after 3 s, before any nfsd thread"
+rpcrdma-cm-probe --json --timeout 3000 "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
+rc=$?
+echo "RPCRDMA-PROBE: gone: $(head -c 1500 /tmp/p.json) $(head -c 200 /tmp/p.err)"
+res=$(sed -n 's/.*"result":"\([a-z]*\)".*/\1/p' /tmp/p.json | head -n 1)
+check probe-gave-up "probe: $res, exit $rc (it must give up while its request waits)" [ "$res" = timeout ]
+step "waiting for nfsd threads and the mount"
+[ "$(srv run echo back)" = back ] || status server-back FAIL "no answer from the server"
+# accept_err_seen / one_server_line: polled predicates (check takes one
+# command)
+accept_err_seen() {
+	_n=$(srv run grep -c svcrdma_accept_err: /sys/kernel/tracing/trace)
+	[ "${_n:-0}" -ge 1 ]
+}
+one_server_line() {
+	_l=$(srv run grep -c role=server "$CONNS")
+	[ "${_l:-0}" = 1 ]
+}
+_i=0
+while ! accept_err_seen && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
+check accept-failed "the server's accept of the probe's request failed: ${_n:-0} svcrdma_accept_err event(s)" accept_err_seen
+_i=0
+while ! one_server_line && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
+srv run cat "$CONNS" | sed 's/^/RPCRDMA-CONN: server: /'
+check accept-freed "server connections listed after ${_i} s: ${_l:-?} (the mount's only; a leaked transport would stay listed)" one_server_line
+status accept-failed-count INFO "<debugfs>/rpcrdma_cm/accept_failed on the server: $(srv run cat "${CONNS%/*}/accept_failed") (6.1 counts here; 6.12 and later free it themselves)"
+data_check after
+umount_nfs
+finish
