@@ -13,10 +13,14 @@
 # do so themselves.
 # Checks: the probe timed out; the server counted the failed accept in
 # <debugfs>/rpcrdma_cm/accept_failed (the rule's counter: 6.1 only, so
-# scripts/kernels.tab runs this scenario on 6.1 only); within 20 s it
-# lists exactly the mount's connection in <debugfs>/rpcrdma_cm/connections;
-# the mount's data is intact. Which step of the accept failed is
-# reported from svcrdma's own error tracepoints (INFO).
+# scripts/kernels.tab runs this scenario on 6.1 only); within 20 s the
+# server holds exactly one rpcrdma Protection Domain ("rdma resource show
+# pd": one per svcrdma transport, here the mount's; a leaked transport
+# keeps its own) and lists exactly the mount's connection in
+# <debugfs>/rpcrdma_cm/connections; the mount's data is intact. Which
+# step of the accept failed is reported from svcrdma's own error
+# tracepoints (INFO): over rxe it is rdma_create_qp(), the probe's REJ
+# having reset the CM ID.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 HOLD=12
@@ -46,6 +50,10 @@ accept_failed() {
 	_n=$(srv run cat "${CONNS%/*}/accept_failed")
 	[ "${_n:-0}" -ge 1 ]
 }
+one_pd() {
+	_p=$(srv run rdma resource show pd | grep -c "comm \[rpcrdma\]")
+	[ "${_p:-0}" = 1 ]
+}
 one_server_line() {
 	_l=$(srv run grep -c role=server "$CONNS")
 	[ "${_l:-0}" = 1 ]
@@ -54,6 +62,10 @@ _i=0
 while ! accept_failed && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
 check accept-failed "<debugfs>/rpcrdma_cm/accept_failed on the server: ${_n:-?} (the accept of the probe's request failed and took the freeing path)" accept_failed
 status accept-step INFO "svcrdma error events: $(srv run grep -o "svcrdma_[a-z]*_err:.*" /sys/kernel/tracing/trace | head -n 3 | tr '\n' ';') (none: a step without a tracepoint, such as posting the Receives)"
+_i=0
+while ! one_pd && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
+srv run rdma resource show pd | sed 's/^/RPCRDMA-PD: server: /'
+check accept-pd "rpcrdma Protection Domains on the server after ${_i} s: ${_p:-?} (the mount's transport's only)" one_pd
 _i=0
 while ! one_server_line && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
 srv run cat "$CONNS" | sed 's/^/RPCRDMA-CONN: server: /'
