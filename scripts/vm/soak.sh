@@ -261,6 +261,7 @@ report() {
 		echo "| client RPCs released after a drain left them pinned (a LOCAL_INV the device never completed: <debugfs>/rpcrdma_cm/stranded) | $(echo " $sum" | sed -n 's/.* stranded=\([-0-9]*\).*/\1/p') |"
 		echo "| server: connection requests refused as a closing listener went (an nfsd restart; <debugfs>/rpcrdma_cm/unaccepted) | $(echo " $sum" | sed -n 's/.* unaccepted=\([-0-9]*\).*/\1/p') |"
 		echo "| server: READ replies dropped as their Write chunk's post failed on a closing connection (6.1; <debugfs>/rpcrdma_cm/unposted) | $(echo " $sum" | sed -n 's/.* unposted=\([-0-9]*\).*/\1/p') |"
+		echo "| server: new transports whose accept failed, freed (6.1 leaked them; <debugfs>/rpcrdma_cm/accept_failed) | $(echo " $sum" | sed -n 's/.* accept_failed=\([-0-9]*\).*/\1/p') |"
 		[ "$tr" != siw ] || [ ! -s "$(dirname "$clog")/wire.pcap" ] ||
 			echo "| siw connections whose first Call the server never read (VM_PCAP=1 capture, scripts/vm/siwstall.py; siw's accept race, Documentation/siw.md) | $(siwstall "$(dirname "$clog")/wire.pcap") |"
 		echo "| VM pair | $([ "$rc" = 0 ] && echo passed || echo "FAILED: $VM_RESULT_DETAIL") |"

@@ -106,6 +106,9 @@ ctl() {
 	# READ replies dropped because their Write chunk could not be posted
 	# as the connection went (svc_rdma_cm_payload_err, 6.1); "-" as above
 	unposted) cat /sys/kernel/debug/rpcrdma_cm/unposted 2>/dev/null || echo - ;;
+	# new transports whose accept failed, freed (svc_rdma_cm_accept_failed,
+	# 6.1); "-" as above
+	accept_failed) cat /sys/kernel/debug/rpcrdma_cm/accept_failed 2>/dev/null || echo - ;;
 	dmesg) dmesg | tail -n "${_a:-60}" ;;
 	blocked)
 		echo w >/proc/sysrq-trigger
