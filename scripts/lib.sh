@@ -212,26 +212,34 @@ cocci_when() {
 	[ -z "$when" ] || grep -qE -- "${when#* }" "$2/${when%% *}" 2>/dev/null
 }
 
-# adapt_apply ROOT DIR LOGDIR [MAPFN]: run the rules of
-# scripts/patches/adapt/, which fit our files to an API a newer kernel
-# changed (the patch series' tree, a KUnit module for such a kernel). A
-# rule runs when its "// When: FILE ERE" matches FILE under ROOT (the
-# kernel's source or headers), on its "// Target:" under DIR (MAPFN as
-# for cocci_manifest), and must leave its "// Expect:" lines there.
-adapt_apply() {
-	local root=$1 dir=$2 logs=$3 map=${4:-} rule t log
-	for rule in "$TOP"/scripts/patches/adapt/*.cocci; do
+# cocci_apply_dir RULEDIR ROOT DIR LOGDIR [MAPFN]: run the rules of
+# RULEDIR. A rule runs when its "// When: FILE ERE" matches FILE under
+# ROOT (the kernel's source or headers), on its "// Target:" under DIR
+# (MAPFN as for cocci_manifest; a target DIR lacks is skipped), and must
+# leave its "// Expect:" lines there. Prints the names of the rules that
+# ran.
+cocci_apply_dir() {
+	local rules=$1 root=$2 dir=$3 logs=$4 map=${5:-} rule t log
+	for rule in "$rules"/*.cocci; do
 		[ -e "$rule" ] || continue
 		t=$(sed -n 's|^// Target: *||p' "$rule")
 		[ -z "$map" ] || t=$("$map" "$(basename "$rule" .cocci)" "$t")
 		[ -e "$dir/$t" ] || continue
 		cocci_when "$rule" "$root" || continue
-		log=$logs/adapt-${rule##*/}.log
+		log=$logs/cocci-${rule##*/}.log
 		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
 			"$dir/$t" >"$log" 2>&1 ||
-			{ cat "$log" >&2; die "adaptation ${rule##*/}: spatch failed on $t"; }
+			{ cat "$log" >&2; die "rule ${rule##*/}: spatch failed on $t"; }
 		cocci_manifest "$rule" "$dir" "$map"
+		basename "$rule" .cocci
 	done
+}
+
+# adapt_apply ROOT DIR LOGDIR [MAPFN]: cocci_apply_dir for the rules of
+# scripts/patches/adapt/, which fit our files to an API a newer kernel
+# changed (the patch series' tree, a KUnit module for such a kernel).
+adapt_apply() {
+	cocci_apply_dir "$TOP/scripts/patches/adapt" "$@" >/dev/null
 }
 
 # kunit_stage DIR: copy the KUnit suites' sources flat into DIR, each

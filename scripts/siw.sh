@@ -99,17 +99,10 @@ done
 if [ "${SIW_UPSTREAM:-0}" = 1 ]; then
 	msg "SIW_UPSTREAM=1: building siw unmodified"
 else
-	for rule in "$TOP"/scripts/coccinelle/siw/*.cocci; do
-		[ -e "$rule" ] || continue
-		name=$(basename "$rule" .cocci)
-		t=$(sed -n 's|^// Target: *||p' "$rule")
-		[ -e "$WORK/$t" ] || die "siw rule $name: target $t is not in $SIW_SRC"
-		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
-			"$WORK/$t" >"$OUT/siw-spatch-$name.log" 2>&1 ||
-			{ cat "$OUT/siw-spatch-$name.log" >&2; die "siw rule $name: spatch failed on $t"; }
-		cocci_manifest "$rule" "$WORK"
-		msg "  siw fix $name: applied (SIW_UPSTREAM=1 leaves it out)"
-	done
+	fixes=$(cocci_apply_dir "$TOP/scripts/coccinelle/siw" "$KSRC_DIR" "$WORK" "$OUT")
+	[ "$fixes" = "$(basename -s .cocci "$TOP"/scripts/coccinelle/siw/*.cocci)" ] ||
+		die "not every rule of scripts/coccinelle/siw/ found its target in $SIW_SRC (applied: ${fixes:-none})"
+	msg "  siw fixes applied: $(echo "$fixes" | tr '\n' ' ')(SIW_UPSTREAM=1 leaves them out)"
 fi
 
 siw_fixes_id >"$WORK/fixes-id"
