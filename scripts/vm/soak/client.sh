@@ -550,9 +550,9 @@ _sn=$(sctl negotiated | grep -c ' rpcrdma_cm_negotiate: role=server ')
 # their LOCAL_INV (rpcrdma_cm_client_unpin_stranded); "-" with Debian's module
 _st=$(cat /sys/kernel/debug/rpcrdma_cm/stranded 2>/dev/null || echo -)
 grep -a ' rpcrdma_cm_unpin_stranded: ' "$NEG/trace" | sed 's/^ */RPCRDMA-SOAK-STRANDED: /'
-_ua=$(sctl unaccepted)
-_up=$(sctl unposted)
-_af=$(sctl accept_failed)
+_ua=$(sctl counter unaccepted)
+_up=$(sctl counter unposted)
+_af=$(sctl counter accept_failed)
 echo "RPCRDMA-SOAK-SUM: stranded=$_st unaccepted=${_ua:--} unposted=${_up:--} accept_failed=${_af:--} client_negotiations=$_cn server_negotiations=$_sn connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats) checker_files=$CHK_FILES checker_bad=$CHK_BAD checker_errors=$_ce faults=$FN rounds=$ROUND dstaddr_stalls=$STALLS"
 if [ $HUNG = 0 ]; then
 	umount "$M41" || status umount FAIL "umount $M41 failed"

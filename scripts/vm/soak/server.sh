@@ -100,15 +100,14 @@ ctl() {
 	ping) echo pong ;;
 	conns) conns ;;
 	negotiated) grep -a ' rpcrdma_cm_negotiate: ' "$NEG/trace" ;;
-	# connection requests refused as a closing listener went
-	# (svc_rdma_cm_refuse_unaccepted); "-" with Debian's module
-	unaccepted) cat /sys/kernel/debug/rpcrdma_cm/unaccepted 2>/dev/null || echo - ;;
-	# READ replies dropped because their Write chunk could not be posted
-	# as the connection went (svc_rdma_cm_payload_err, 6.1); "-" as above
-	unposted) cat /sys/kernel/debug/rpcrdma_cm/unposted 2>/dev/null || echo - ;;
-	# new transports whose accept failed, freed (svc_rdma_cm_accept_failed,
-	# 6.1); "-" as above
-	accept_failed) cat /sys/kernel/debug/rpcrdma_cm/accept_failed 2>/dev/null || echo - ;;
+	# one of this module's counters, <debugfs>/rpcrdma_cm/NAME (unaccepted,
+	# unposted, accept_failed: Documentation/rpcrdma-cm.md); "-" with
+	# Debian's module
+	counter)
+		case $_a in
+		unaccepted | unposted | accept_failed) cat "/sys/kernel/debug/rpcrdma_cm/$_a" 2>/dev/null || echo - ;;
+		*) echo "no counter '$_a'" ;;
+		esac ;;
 	dmesg) dmesg | tail -n "${_a:-60}" ;;
 	blocked)
 		echo w >/proc/sysrq-trigger
