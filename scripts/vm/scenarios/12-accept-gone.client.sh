@@ -3,9 +3,10 @@
 # Scenario 12 (client guest). The server stops nfsd and listens on
 # "rdma 20049" without a thread, as in scenario 11. The probe's
 # connection request is queued there; the probe gives up after 3 s and
-# destroys its CM ID (a REJ over rxe, a reset over siw). Then nfsd
+# destroys its CM ID (a REJ: the scenario runs over rxe). Then nfsd
 # threads start and accept what is queued: the probe's request, whose
-# rdma_accept() now fails, and the mount's own reconnect. 6.1's
+# accept now fails (at rdma_create_qp(), the REJ having reset the CM
+# ID), and the mount's own reconnect. 6.1's
 # svc_rdma_accept() error path kept the failed transport's creation
 # reference, so it was never freed (its resources leaked and its debugfs
 # line stayed); this module drops it there
@@ -16,11 +17,11 @@
 # scripts/kernels.tab runs this scenario on 6.1 only); within 20 s the
 # server holds exactly one rpcrdma Protection Domain ("rdma resource show
 # pd": one per svcrdma transport, here the mount's; a leaked transport
-# keeps its own) and lists exactly the mount's connection in
-# <debugfs>/rpcrdma_cm/connections; the mount's data is intact. Which
-# step of the accept failed is reported from svcrdma's own error
-# tracepoints (INFO): over rxe it is rdma_create_qp(), the probe's REJ
-# having reset the CM ID.
+# keeps its own); the mount's data is intact. Reported (INFO): which
+# step of the accept failed, from svcrdma's own error tracepoints, and
+# the server's debugfs connection lines. Those lines cannot show this
+# leak: a transport is listed only from rdma_accept() on, after the step
+# that fails here (soak run C met a failure after it, Documentation/soak.md).
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 HOLD=12
@@ -44,7 +45,7 @@ res=$(sed -n 's/.*"result":"\([a-z]*\)".*/\1/p' /tmp/p.json | head -n 1)
 check probe-gave-up "probe: $res, exit $rc (it must give up while its request waits)" [ "$res" = timeout ]
 step "waiting for nfsd threads and the mount"
 [ "$(srv run echo back)" = back ] || status server-back FAIL "no answer from the server"
-# accept_failed / one_server_line: polled predicates (check takes one
+# accept_failed / one_pd: polled predicates (check takes one
 # command)
 accept_failed() {
 	_n=$(srv run cat "${CONNS%/*}/accept_failed")
@@ -54,10 +55,6 @@ one_pd() {
 	_p=$(srv run rdma resource show pd | grep -c "comm \[rpcrdma\]")
 	[ "${_p:-0}" = 1 ]
 }
-one_server_line() {
-	_l=$(srv run grep -c role=server "$CONNS")
-	[ "${_l:-0}" = 1 ]
-}
 _i=0
 while ! accept_failed && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
 check accept-failed "<debugfs>/rpcrdma_cm/accept_failed on the server: ${_n:-?} (the accept of the probe's request failed and took the freeing path)" accept_failed
@@ -66,10 +63,7 @@ _i=0
 while ! one_pd && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
 srv run rdma resource show pd | sed 's/^/RPCRDMA-PD: server: /'
 check accept-pd "rpcrdma Protection Domains on the server after ${_i} s: ${_p:-?} (the mount's transport's only)" one_pd
-_i=0
-while ! one_server_line && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
 srv run cat "$CONNS" | sed 's/^/RPCRDMA-CONN: server: /'
-check accept-freed "server connections listed after ${_i} s: ${_l:-?} (the mount's only; a leaked transport would stay listed)" one_server_line
 data_check after
 umount_nfs
 finish
