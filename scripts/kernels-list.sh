@@ -7,7 +7,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-printf '%-20s %-24s %-11s %-17s %-10s %-28s %s\n' name release status check "VM QEMU" "build on this host" "cached"
+printf '%-20s %-24s %-11s %-24s %-10s %-28s %s\n' name release status check "VM QEMU" "build on this host" "cached"
 for name in $(ktab_names); do
 	rel=$(kver_resolve "$name" 2>/dev/null || echo '?')
 	how=native
@@ -15,7 +15,7 @@ for name in $(ktab_names); do
 	have=""
 	[ -s "$BUILD/$rel/rpcrdma.ko" ] && have+="module "
 	[ -e "$RPCRDMA_CM_CACHE/kernels/$rel/.complete" ] && have+="image "
-	printf '%-20s %-24s %-11s %-17s %-10s %-28s %s\n' "$name" "$rel" "$(ktab_field "$name" 6)" \
+	printf '%-20s %-24s %-11s %-24s %-10s %-28s %s\n' "$name" "$rel" "$(ktab_field "$name" 6)" \
 		"$(ktab_field "$name" 5)" "$(ktab_field "$name" 7)" "$how" "${have:--}"
 done
 echo "host: Debian $(host_family); cache: $RPCRDMA_CM_CACHE"
