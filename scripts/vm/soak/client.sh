@@ -138,15 +138,17 @@ load_fio() {
 		_i=$((_i + 1))
 		if [ $((_i % 2)) = 1 ]; then _d=$M42/fio; else _d=$M41/fio; fi
 		mkdir -p "$_d" 2>>"$S/fio.err"
-		fio --directory="$_d" --ioengine=psync --verify=crc32c --verify_fatal=1 \
-			--do_verify=1 --invalidate=1 --output-format=json --output="$S/fio.json" \
+		# cd: fio writes its verify dumps to the current directory
+		(cd "$S" && fio --directory="$_d" --ioengine=psync --verify=crc32c --verify_fatal=1 \
+			--do_verify=1 --invalidate=1 --verify_dump=1 \
+			--output-format=json --output="$S/fio.json" \
 			--name=rand-3k5-direct --rw=randwrite --bs=512 --size=3584 --direct=1 \
 			--name=rand-4k5-direct --rw=randwrite --bsrange=512-4608 --size=4608 --direct=1 \
 			--name=rand-64k-buffered --rw=randwrite --bsrange=512-16k --size=64k --direct=0 \
 			--name=rand-256k-direct --rw=randwrite --bsrange=512-64k --size=256k --direct=1 \
 			--name=seq-4m-direct --rw=write --bsrange=4k-1m --size=4m --direct=1 \
 			--name=seq-2m-buffered --rw=write --bs=1m --size=2m --direct=0 \
-			>"$S/fio.out" 2>&1
+			>"$S/fio.out" 2>&1)
 		_rc=$?
 		_ops=$(grep -o '"total_ios" : [0-9]*' "$S/fio.json" 2>/dev/null | awk '{ s += $3 } END { print s + 0 }')
 		_v=$(grep -ciE 'verify|bad magic|crc32c' "$S/fio.out")
@@ -154,6 +156,42 @@ load_fio() {
 		[ $_rc = 0 ] || [ "$_v" -gt 0 ] || _e=1
 		echo "RPCRDMA-SOAK-OPS: fio $_i ops=$_ops rc=$_rc verify=$_v errors=$_e ${_d}"
 		[ $_rc = 0 ] || sed 's/^/RPCRDMA-SOAK-ERR: fio: /' "$S/fio.out" | head -n 20
+		[ "$_v" = 0 ] || fio_explain
+	done
+}
+
+# zero_pages FILE: which 4 KiB pages of FILE hold only zeros, as ranges
+zero_pages() {
+	_np=$((($(stat -c %s "$1") + 4095) / 4096))
+	_p=0
+	while [ $_p -lt $_np ]; do
+		[ "$(dd if="$1" bs=4096 skip=$_p count=1 2>/dev/null | tr -d '\000' | wc -c)" = 0 ] && echo $_p
+		_p=$((_p + 1))
+	done | awk -v n="$_np" '
+		function add() { r = r (r == "" ? "" : ",") s (e > s ? "-" e : "") }
+		NR > 1 && $1 != e + 1 { add() }
+		NR == 1 || $1 != e + 1 { s = $1 }
+		{ e = $1 }
+		END { if (NR) add(); printf "zero pages [%s] of %d", r, n }'
+}
+
+# fio_explain: after a verify failure, tell a lost WRITE from a wrong
+# READ: fio's dump of the block it read (verify_dump) against the same
+# range read again from the server with O_DIRECT. Zeros on the server
+# too: the data never reached the file; the server copy right: the READ
+# delivered what the file does not hold.
+fio_explain() {
+	sed -n 's/.* at file \([^ ]*\) offset \([0-9]*\), length \([0-9]*\).*/\1 \2 \3/p' "$S/fio.out" |
+		sort -u | while read -r _f _o _l; do
+		dd if="$_f" of="$S/server.blk" bs=64k iflag=direct,skip_bytes,count_bytes \
+			skip="$_o" count="$_l" 2>/dev/null
+		_m=$(dd if="$S/server.blk" bs=2 count=1 2>/dev/null | od -An -tx1 | tr -d ' ')
+		echo "RPCRDMA-SOAK-ERR: fio: at $(up) s, $_f offset $_o: server copy (O_DIRECT) magic $_m (a fio header: caac), $(zero_pages "$S/server.blk")"
+		for _x in "$S/${_f##*/}.$_o".*; do
+			[ -e "$_x" ] || continue
+			echo "RPCRDMA-SOAK-ERR: fio: dump ${_x##*.}: $(zero_pages "$_x"); $(cmp -s "$_x" "$S/server.blk" && echo same as || echo differs from) the server copy"
+			rm -f "$_x"
+		done
 	done
 }
 
