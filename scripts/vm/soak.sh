@@ -38,6 +38,9 @@
 #                 separated by spaces (e.g. rpcrdma/xprtrdma_mr_localinv);
 #                 the events of the RPCs still outstanding at a hang and of
 #                 their MRs are printed as RPCRDMA-TRACE: stuck lines
+#   SOAK_LOAD     the load, any of "fio stress dbench" (the default: all
+#                 three); fewer tools leave more of the guests' time to the
+#                 ones named (e.g. SOAK_LOAD=fio to hunt a verify error)
 #   SOAK_RECOVER_MAX  seconds a mount may take to answer after a fault
 #                 (default 180)
 #   SOAK_CFGS     the parameter configurations the "params" fault cycles
@@ -114,6 +117,13 @@ for k in $KINDS; do
 	case $k in
 	c-link | s-link | c-rdma | s-rdma | nfsd | params | overlap) ;;
 	*) die "SOAK_FAULTS: unknown fault kind '$k' (known: c-link s-link c-rdma s-rdma nfsd params overlap)" ;;
+	esac
+done
+[ -n "${SOAK_LOAD-x}" ] || die "SOAK_LOAD is empty: name at least one of fio stress dbench"
+for l in ${SOAK_LOAD:-}; do
+	case $l in
+	fio | stress | dbench) ;;
+	*) die "SOAK_LOAD: unknown tool '$l' (known: fio stress dbench)" ;;
 	esac
 done
 if [ "${RPCRDMA_KO:-}" = stock ]; then
@@ -360,7 +370,7 @@ soak_pair() {
 		SOAK_MIN_ROUNDS="${SOAK_MIN_ROUNDS:-1}" SOAK_TRACE="${SOAK_TRACE:-0}" \
 		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-180}" SOAK_CFGS="${SOAK_CFGS:-}" \
-		SERVER_THREADS=8
+		SOAK_LOAD="${SOAK_LOAD:-}" SERVER_THREADS=8
 	rc=$?
 	report "soak-$tr" "$tr" "$rc"
 	if [ "$REPORT_OK" = 1 ]; then

@@ -514,12 +514,12 @@ T0=$(now)
 status soak-start INFO "seed ${SOAK_SEED:-?}, ${SECS}s, plan $SOAK_PLAN"
 sampler &
 SAMPLER=$!
-load_fio &
-P_FIO=$!
-load_stress &
-P_STRESS=$!
-load_dbench &
-P_DBENCH=$!
+# SOAK_LOAD: the tools to run (soak.sh checks the names)
+P_LOAD=
+for _l in ${SOAK_LOAD:-fio stress dbench}; do
+	"load_$_l" &
+	P_LOAD="$P_LOAD $!"
+done
 sleep "$GAP"
 
 FN=0
@@ -569,7 +569,8 @@ if [ $HUNG = 1 ]; then
 else
 	step "stopping the load (each tool finishes its iteration)"
 	: >"$S/stop"
-	wait $P_FIO $P_STRESS $P_DBENCH
+	# shellcheck disable=SC2086 # one pid per word
+	wait $P_LOAD
 	: >"$S/sampler.stop"
 	wait $SAMPLER
 	checker_read final
