@@ -99,6 +99,11 @@ hdr() { sed -n "1,/^---\$/ s/^$2: *//p" "$1"; }
 # rule_path RULE TARGET: where a rule's "// Target:" lives in the tree
 # (build-module.sh copies the xprtrdma directory and svc_rdma.h).
 rule_path() {
+	# siw's rules, named siw/<rule> (cocci_manifest passes the basename)
+	if [ -e "$TOP/scripts/coccinelle/siw/${1#siw/}.cocci" ]; then
+		echo "drivers/infiniband/sw/siw/$2"
+		return
+	fi
 	case $2 in
 	include/*) echo "$2" ;;
 	*) echo "net/sunrpc/xprtrdma/$2" ;;
@@ -114,8 +119,8 @@ apply_rule() {
 		p=$(rule_path "$1" "$t")
 		[ -e "$dir/$p" ] || die "rule $1: $p is not in the tree"
 		spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
-			"$dir/$p" >"$OUT/.logs/spatch-$1.log" 2>&1 ||
-			{ cat "$OUT/.logs/spatch-$1.log" >&2; die "rule $1: spatch failed on $p"; }
+			"$dir/$p" >"$OUT/.logs/spatch-${1//\//-}.log" 2>&1 ||
+			{ cat "$OUT/.logs/spatch-${1//\//-}.log" >&2; die "rule $1: spatch failed on $p"; }
 		python3 "$MSGDIR/restore_comments.py" "$KSRC_DIR/$p" "$dir/$p" ||
 			die "restore_comments.py failed on $p"
 	done
@@ -247,7 +252,7 @@ kconfig_block() {
 inputs_stamp() {
 	{
 		echo "$KVER $(headers_version) $KSRC_DIR $*"
-		cat "$0" "$TOP"/scripts/coccinelle/*.cocci \
+		cat "$0" "$TOP"/scripts/coccinelle/*.cocci "$TOP"/scripts/coccinelle/siw/*.cocci \
 			"$TOP"/net/sunrpc/xprtrdma/* "$TOP"/kunit/*
 		find "$MSGDIR" -type f -print0 | sort -z | xargs -0 cat
 		find "$TOP/include" -type f -print0 | sort -z | xargs -0 cat
@@ -345,9 +350,46 @@ do_generate() {
 	gitw format-patch -q --cover-letter --no-signature -o "$OUT" pristine..HEAD ||
 		die "git format-patch failed"
 	cover_letter "$OUT/0000-cover-letter.patch"
+	siw_generate "$name" "$email"
 	echo "$stamp" >"$OUT/.stamp"
 	msg "patches: $(ls "$OUT"/0*.patch | wc -l) files in build/patches/ ($((SECONDS - t0)) s)"
 	(cd "$OUT" && ls -1 0*.patch) | sed 's/^/    /' >&2
+}
+
+# siw_generate NAME EMAIL: build/patches/siw/, a series of its own for
+# siw's maintainers: what make siw fixes in siw (scripts/coccinelle/siw/),
+# one patch per scripts/patches/siw/NN-*.msg ("Rules: siw/<rule>"), made
+# by the same rules against the same tree.
+siw_generate() {
+	local name=$1 email=$2 dir=drivers/infiniband/sw/siw m r
+	local out=$OUT/siw work=$OUT/.siw-work
+	local -a msgs
+	mapfile -t msgs < <(ls "$MSGDIR"/siw/[0-9][0-9]-*.msg 2>/dev/null)
+	rm -rf "$out" "$work"
+	[ ${#msgs[@]} -gt 0 ] || return 0
+	mkdir -p "$work/$dir" "$out"
+	cp "$KSRC_DIR/$dir"/*.[ch] "$work/$dir/" || die "no siw sources in $KSRC_DIR/$dir"
+	sgit() {
+		git -C "$work" -c user.name="$name" -c user.email="$email" \
+			-c commit.gpgsign=false "$@"
+	}
+	{ sgit init -q -b siw && sgit add -A &&
+		sgit commit -q -m "Linux $(makefile_version "$KSRC_DIR") siw" &&
+		sgit tag pristine; } || die "cannot commit siw's sources in $work"
+	for m in "${msgs[@]}"; do
+		for r in $(hdr "$m" Rules); do
+			apply_rule "$r" "$work"
+		done
+		sgit add -A || die "git add failed in $work"
+		sgit diff --cached --quiet && die "${m##*/} changes nothing in siw: check its Rules: line"
+		sed '1,/^---$/d' "$m" | {
+			cat
+			printf '\nSigned-off-by: %s <%s>\n' "$name" "$email"
+		} | sgit commit -q --cleanup=strip -F - || die "cannot commit ${m##*/}"
+	done
+	sgit format-patch -q --no-signature -o "$out" pristine..HEAD ||
+		die "git format-patch failed for siw"
+	msg "patches: siw, for its maintainers: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in build/patches/siw/"
 }
 
 # --- check ---------------------------------------------------------------
@@ -462,7 +504,11 @@ do_check() {
 	flock 8 || die "cannot lock $PCACHE.lock"
 	prepare_tree
 
-	touched=$(grep -h '^diff --git a/' "${PATCHES[@]}" | awk '{print substr($3, 3)}' | sort -u)
+	SIWPATCHES=()
+	for p in "$OUT"/siw/*.patch; do
+		[ -e "$p" ] && SIWPATCHES+=("$p")
+	done
+	touched=$(grep -h '^diff --git a/' "${PATCHES[@]}" "${SIWPATCHES[@]}" | awk '{print substr($3, 3)}' | sort -u)
 	printf '%s\n' "$touched" >"$TREE/.rpcrdma-touched"
 
 	RESULTS=()
@@ -516,6 +562,8 @@ do_check() {
 		fi
 	done
 
+	check_siw
+
 	# The module from the fully patched tree, for the VM scenarios.
 	t0=$SECONDS
 	# Built like the drop-in module: against Debian's headers of $KVER
@@ -547,6 +595,42 @@ do_check() {
 	reset_tree "$TREE"
 	printf '%s\n' "${RESULTS[@]}" >"$CK_LOG/results.txt"
 	[ "$FAILED" -eq 0 ] || { printf '  %s\n' "${RESULTS[@]}" >&2; die "patches-check failed (logs in build/patches/check/)"; }
+}
+
+# check_siw: the siw series (build/patches/siw/) on the tree: each
+# patch applies, siw compiles (CONFIG_RDMA_SIW=m on the command line:
+# Debian's configs leave siw out), checkpatch --strict has nothing to
+# say. Appends to RESULTS, sets FAILED.
+check_siw() {
+	local patch n=0 line t0=$SECONDS
+	[ ${#SIWPATCHES[@]} -gt 0 ] || return 0
+	for patch in "${SIWPATCHES[@]}"; do
+		n=$((n + 1))
+		msg "check: [siw $n/${#SIWPATCHES[@]}] $(subject_of "$patch")"
+		(cd "$TREE" && git apply --check "$patch" && git apply "$patch") \
+			2>"$CK_LOG/apply-siw-$n.log" ||
+			{ cat "$CK_LOG/apply-siw-$n.log" >&2; die "siw patch $n does not apply: ${patch##*/}"; }
+		(cd "$TREE" && perl scripts/checkpatch.pl --strict --showfile "$patch") \
+			>"$CK_LOG/checkpatch-siw-$n.log" 2>&1
+		line="siw patch $n: checkpatch --strict: $(grep -E '^total: ' "$CK_LOG/checkpatch-siw-$n.log" | tail -1 | sed 's/^total: //')"
+		if ! grep -qE '^total: 0 errors, 0 warnings, 0 checks' "$CK_LOG/checkpatch-siw-$n.log"; then
+			grep -E '(^|: )(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-siw-$n.log" >&2
+			line+=" FAILED"
+			FAILED=1
+		fi
+		RESULTS+=("$line")
+		msg "check: $line"
+	done
+	if kmake CONFIG_RDMA_SIW=m drivers/infiniband/sw/siw/ >"$CK_LOG/build-siw.log" 2>&1 &&
+	   ! grep -q 'warning:' "$CK_LOG/build-siw.log"; then
+		line="siw: build ok ($(grep -cE '^ +CC' "$CK_LOG/build-siw.log") objects compiled, $((SECONDS - t0)) s)"
+	else
+		grep -E 'error|warning:' "$CK_LOG/build-siw.log" | head -20 >&2
+		line="siw: build FAILED (build/patches/check/build-siw.log)"
+		FAILED=1
+	fi
+	RESULTS+=("$line")
+	msg "check: $line"
 }
 
 # checkpatch_justified N: every remaining checkpatch message of patch N

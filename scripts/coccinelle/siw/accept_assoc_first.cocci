@@ -12,24 +12,30 @@
 /// (Documentation/siw.md). Data cannot precede the Reply (the peer
 /// waits for it), so associating first changes nothing else; the
 /// RTR-negotiated path (wait_for_peer_rts) keeps its own upcalls.
+/// The same rule makes the patch for siw's maintainers (make patches:
+/// build/patches/siw/), so the added lines are written as upstream
+/// code (spatch misplaces a comment in front of an unbraced if, hence
+/// the braces).
 //
 // Target: siw_cm.c
-// Expect: siw_cm.c /* rpcrdma-cm: the QP takes the peer's first FPDU */
+// Expect: siw_cm.c /* the peer's first FPDU may follow the MPA Reply at once */
 
 @ exists @
-identifier cep, qp, params, wait;
+identifier cep, qp, params;
+symbol wait_for_peer_rts;
 expression rv;
 @@
  siw_accept(...)
  {
  ...
-+/* rpcrdma-cm: the QP takes the peer's first FPDU */
-+if (!wait)
++if (!wait_for_peer_rts) {
++	/* the peer's first FPDU may follow the MPA Reply at once */
 +	siw_qp_socket_assoc(cep, qp);
++}
  rv = siw_send_mpareqrep(cep, params->private_data,
  			params->private_data_len);
  ...
- if (wait) {
+ if (wait_for_peer_rts) {
  	siw_sk_assign_rtr_upcalls(cep);
  } else {
 -	siw_qp_socket_assoc(cep, qp);
