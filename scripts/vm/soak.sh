@@ -272,6 +272,8 @@ report() {
 		echo "| server: connection requests refused as a closing listener went (an nfsd restart; <debugfs>/rpcrdma_cm/unaccepted) | $(echo " $sum" | sed -n 's/.* unaccepted=\([-0-9]*\).*/\1/p') |"
 		echo "| server: READ replies dropped as their Write chunk's post failed on a closing connection (6.1; <debugfs>/rpcrdma_cm/unposted) | $(echo " $sum" | sed -n 's/.* unposted=\([-0-9]*\).*/\1/p') |"
 		echo "| server: new transports whose accept failed, freed (6.1 leaked them; <debugfs>/rpcrdma_cm/accept_failed) | $(echo " $sum" | sed -n 's/.* accept_failed=\([-0-9]*\).*/\1/p') |"
+		[ "$tr" != siw ] ||
+			echo "| siw: completions lost to a full Completion Queue (kprobe on siw_cq_event; the Work Requests behind them never complete) | client $(echo " $sum" | sed -n 's/.* siw_cq_full=\([-0-9]*\).*/\1/p'), server $(echo " $sum" | sed -n 's/.* server_siw_cq_full=\([-0-9]*\).*/\1/p') |"
 		[ "$tr" != siw ] || [ ! -s "$(dirname "$clog")/wire.pcap" ] ||
 			echo "| siw connections whose first Call the server never read (VM_PCAP=1 capture, scripts/vm/siwstall.py; siw's accept race, Documentation/siw.md) | $(siwstall "$(dirname "$clog")/wire.pcap") |"
 		echo "| VM pair | $([ "$rc" = 0 ] && echo passed || echo "FAILED: $VM_RESULT_DETAIL") |"
@@ -308,6 +310,12 @@ report() {
 			echo "RPCs released after a drain (client uptime, task, xid; rpcrdma_cm:rpcrdma_cm_unpin_stranded):"
 			echo
 			vm_lines "$clog" RPCRDMA-SOAK-STRANDED | head -n 40 | sed 's/^/    /'
+		fi
+		if vm_lines "$clog" RPCRDMA-SOAK-CQFULL | grep -q .; then
+			echo
+			echo "Client: siw completions lost to a full CQ (client uptime; kprobe siwcq/siw_cq_full on siw_cq_event):"
+			echo
+			vm_lines "$clog" RPCRDMA-SOAK-CQFULL | head -n 40 | sed 's/^/    /'
 		fi
 		if [ "$bad" != 0 ]; then
 			echo

@@ -338,6 +338,30 @@ trace_faults() {
 	echo 1 >"$TRACING/tracing_on"
 }
 
+# siw_cq_watch: count siw's Completion Queue overflows: siw_cq_event()
+# runs when a completion finds its CQ full, and that completion is lost
+# (a flush stops there, so the Work Requests behind it never complete).
+# A kprobe in a trace instance of its own; nothing without siw.
+SIWCQ=$TRACING/instances/siwcq
+siw_cq_watch() {
+	[ "$VM_RDMA" = siw ] || return 0
+	mkdir -p "$SIWCQ"
+	if echo 'p:siwcq/siw_cq_full siw:siw_cq_event cq=%di:x64' >>"$TRACING/kprobe_events" &&
+		echo 1 >"$SIWCQ/events/siwcq/siw_cq_full/enable"; then
+		echo 1 >"$SIWCQ/tracing_on"
+	else
+		status siw-cq-watch INFO "no kprobe on siw's siw_cq_event (CONFIG_KPROBE_EVENTS?): CQ overflows not counted"
+	fi
+}
+# siw_cq_full: the CQ overflows siw_cq_watch saw ("-" when not watched)
+siw_cq_full() {
+	if [ -e "$SIWCQ/events/siwcq/siw_cq_full/enable" ]; then
+		grep -ac ' siw_cq_full: ' "$SIWCQ/trace"
+	else
+		echo -
+	fi
+}
+
 # ---- debug kernels (make debugtest) ------------------------------------
 
 KMEMLEAK=/sys/kernel/debug/kmemleak

@@ -491,6 +491,7 @@ if [ "$RPCRDMA_MODULE" = ours ]; then
 		status soak-trace FAIL "no tracepoint rpcrdma_cm:rpcrdma_cm_unpin_stranded"
 fi
 echo 1 >"$NEG/tracing_on"
+siw_cq_watch
 if [ "${SOAK_TRACE:-0}" = 1 ]; then
 	trace_faults
 	# a task stuck for 30 s prints its stack on the console
@@ -592,7 +593,9 @@ grep -a ' rpcrdma_cm_unpin_stranded: ' "$NEG/trace" | sed 's/^ */RPCRDMA-SOAK-ST
 _ua=$(sctl counter unaccepted)
 _up=$(sctl counter unposted)
 _af=$(sctl counter accept_failed)
-echo "RPCRDMA-SOAK-SUM: stranded=$_st unaccepted=${_ua:--} unposted=${_up:--} accept_failed=${_af:--} client_negotiations=$_cn server_negotiations=$_sn connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats) checker_files=$CHK_FILES checker_bad=$CHK_BAD checker_errors=$_ce faults=$FN rounds=$ROUND dstaddr_stalls=$STALLS"
+# when siw lost completions to a full CQ (client uptime)
+grep -a ' siw_cq_full: ' "$SIWCQ/trace" 2>/dev/null | sed 's/^ */RPCRDMA-SOAK-CQFULL: /'
+echo "RPCRDMA-SOAK-SUM: stranded=$_st unaccepted=${_ua:--} unposted=${_up:--} accept_failed=${_af:--} siw_cq_full=$(siw_cq_full) server_siw_cq_full=$(sctl counter siw_cq_full) client_negotiations=$_cn server_negotiations=$_sn connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats) checker_files=$CHK_FILES checker_bad=$CHK_BAD checker_errors=$_ce faults=$FN rounds=$ROUND dstaddr_stalls=$STALLS"
 if [ $HUNG = 0 ]; then
 	umount "$M41" || status umount FAIL "umount $M41 failed"
 	umount_nfs

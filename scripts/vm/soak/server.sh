@@ -16,6 +16,8 @@
 #   nfsd-restart       rpc.nfsd 0, then nfsd up again (in the background)
 #   set MAXREQ PDATA REMINV SHORT  sunrpc.svc_rdma.max_req_size and the
 #                      rpcrdma parameters, for the next connections
+#   counter NAME       a counter: unaccepted, unposted, accept_failed
+#                      (this module's debugfs), siw_cq_full (siw_cq_watch)
 #   conns              the debugfs connection lines
 #   negotiated         the rpcrdma_cm_negotiate events recorded so far
 #   dmesg [N]          the last N kernel messages
@@ -106,6 +108,7 @@ ctl() {
 	counter)
 		case $_a in
 		unaccepted | unposted | accept_failed) cat "/sys/kernel/debug/rpcrdma_cm/$_a" 2>/dev/null || echo - ;;
+		siw_cq_full) siw_cq_full ;;
 		*) echo "no counter '$_a'" ;;
 		esac ;;
 	dmesg) dmesg | tail -n "${_a:-60}" ;;
@@ -152,6 +155,7 @@ if [ "$RPCRDMA_MODULE" = ours ]; then
 		status soak-trace FAIL "no tracepoint rpcrdma_cm:rpcrdma_cm_negotiate (is the module under test loaded?)"
 fi
 echo 1 >"$NEG/tracing_on"
+siw_cq_watch
 # What the hang investigation reads (Documentation/soak.md): the
 # connection manager and the transport's connect/disconnect events.
 if [ "${SOAK_TRACE:-0}" = 1 ]; then
