@@ -119,10 +119,23 @@ neg_check() {
 		sleep 2
 		_w=$((_w + 2))
 	done
+	[ "$_oks" = 1 ] || neg_trace_server "$1"
 	sed "s/^/RPCRDMA-SOAK-NEG: $1 $2 $CFG_NAME client /" "$S/cc"
 	sed "s/^/RPCRDMA-SOAK-NEG: $1 $2 $CFG_NAME server /" "$S/sc"
 	check "neg-$1-client" "after $2, $CFG_NAME: 2 connections with $EXP_C$([ "$_okc" = 1 ] || echo " | got: $(paste -sd'|' "$S/cc")")" [ "$_okc" = 1 ]
 	check "neg-$1-server" "after $2, $CFG_NAME: 2 connections with $EXP_S$([ "$_oks" = 1 ] || echo " | got: $(paste -sd'|' "$S/sc")")" [ "$_oks" = 1 ]
+}
+
+# neg_trace_server N: (SOAK_TRACE=1, once per run) the server's recorded
+# connection events of every peer port it lists: a line that outlived its
+# connection shows what the CM delivered for it, and what it did not
+neg_trace_server() {
+	[ "${SOAK_TRACE:-0}" = 1 ] && [ ! -e "$S/neg-traced" ] || return 0
+	: >"$S/neg-traced"
+	_pp=$(sed -n 's/.* peer=[0-9.]*:\([0-9]*\) .*/\1/p' "$S/sc" | paste -sd'|' -)
+	[ -n "$_pp" ] || return 0
+	sctl trace 200000 | grep -aE ":(${_pp})([^0-9]|\$)" | tail -n 80 |
+		sed "s/^/RPCRDMA-TRACE: neg-$1 server /"
 }
 
 # ---- load ---------------------------------------------------------------
