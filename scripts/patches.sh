@@ -285,6 +285,24 @@ cover_letter() {
 	mv "$tmp" "$file"
 }
 
+# git_as DIR ARGS...: git in DIR as the series' author (the caller's
+# $name and $email)
+git_as() {
+	local dir=$1
+	shift
+	git -C "$dir" -c user.name="$name" -c user.email="$email" \
+		-c commit.gpgsign=false "$@"
+}
+
+# commit_msg DIR MSG: commit what is staged in DIR with MSG's text (what
+# follows its "---" line), signed off by the series' author
+commit_msg() {
+	sed '1,/^---$/d' "$2" | {
+		cat
+		printf '\nSigned-off-by: %s <%s>\n' "$name" "$email"
+	} | git_as "$1" commit -q --cleanup=strip -F -
+}
+
 # do_generate NAME EMAIL: (in the build root when one is needed)
 do_generate() {
 	local name=$1 email=$2 n m stamp t0=$SECONDS p
@@ -326,10 +344,7 @@ do_generate() {
 		cp "$KSRC_DIR/$p" "$WORK/$p" || die "no $p in $KSRC_DIR"
 	done
 	git -C "$WORK" init -q -b series || die "git init failed in $WORK"
-	gitw() {
-		git -C "$WORK" -c user.name="$name" -c user.email="$email" \
-			-c commit.gpgsign=false "$@"
-	}
+	gitw() { git_as "$WORK" "$@"; }
 	{ gitw add -A && gitw commit -q -m "Linux $(makefile_version "$KSRC_DIR")" &&
 		gitw tag pristine; } || die "cannot commit the base tree in $WORK"
 
@@ -339,11 +354,7 @@ do_generate() {
 		gitw add -A || die "git add failed in $WORK"
 		gitw diff --cached --quiet &&
 			die "${m##*/} changes nothing: check its File:, Rules: and Hold: lines"
-		sed '1,/^---$/d' "$m" | {
-			cat
-			printf '\nSigned-off-by: %s <%s>\n' "$name" "$email"
-		} | gitw commit -q --cleanup=strip -F - ||
-			die "cannot commit patch $n (${m##*/})"
+		commit_msg "$WORK" "$m" || die "cannot commit patch $n (${m##*/})"
 		msg "  $n: $(gitw log -1 --format=%s)"
 	done
 
@@ -369,10 +380,7 @@ siw_generate() {
 	[ ${#msgs[@]} -gt 0 ] || return 0
 	mkdir -p "$work/$dir" "$out"
 	cp "$KSRC_DIR/$dir"/*.[ch] "$work/$dir/" || die "no siw sources in $KSRC_DIR/$dir"
-	sgit() {
-		git -C "$work" -c user.name="$name" -c user.email="$email" \
-			-c commit.gpgsign=false "$@"
-	}
+	sgit() { git_as "$work" "$@"; }
 	{ sgit init -q -b siw && sgit add -A &&
 		sgit commit -q -m "Linux $(makefile_version "$KSRC_DIR") siw" &&
 		sgit tag pristine; } || die "cannot commit siw's sources in $work"
@@ -382,10 +390,7 @@ siw_generate() {
 		done
 		sgit add -A || die "git add failed in $work"
 		sgit diff --cached --quiet && die "${m##*/} changes nothing in siw: check its Rules: line"
-		sed '1,/^---$/d' "$m" | {
-			cat
-			printf '\nSigned-off-by: %s <%s>\n' "$name" "$email"
-		} | sgit commit -q --cleanup=strip -F - || die "cannot commit ${m##*/}"
+		commit_msg "$work" "$m" || die "cannot commit ${m##*/}"
 	done
 	sgit format-patch -q --no-signature -o "$out" pristine..HEAD ||
 		die "git format-patch failed for siw"
