@@ -56,6 +56,11 @@
 #   SOAK_REPRO=sysfs  instead of the soak, the reproducer of the forced
 #                 reconnect's stall (soak/sysfs-repro.sh;
 #                 build/soak/sysfs-repro.txt)
+#   SOAK_REPRO=readwait  instead of the soak, the reproducer of the wedged
+#                 nfsd threads behind a stale server transport: Read-chunk
+#                 writes and a forced reconnect every 2-4 s, up to
+#                 SOAK_REPRO_TRIES (150) times, until a server task blocks
+#                 10 s (soak/readwait-repro.sh; build/soak/readwait-repro.txt)
 #   SOAK_CLIENT_KO=stock  Debian's rpcrdma.ko on the client, this module on
 #                 the server: the client's parameters and negotiation checks
 #                 are skipped, and "params" is a forced reconnect only
@@ -143,10 +148,10 @@ for tr in $TRANSPORTS; do
 done
 case ${SOAK_REPRO:-} in
 '') ;;
-qp1 | sysfs)
+qp1 | sysfs | readwait)
 	# a reproducer runs on VM_RDMA's transport
 	TRANSPORTS=$VM_RDMA ;;
-*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang) or sysfs (forced reconnect stall)" ;;
+*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall) or readwait (wedged nfsd threads)" ;;
 esac
 if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ]; then
 	vm_ensure_siw
@@ -231,7 +236,7 @@ siwstall() {
 # client log; sets REPORT_OK
 report() {
 	local run=$1 tr=$2 rc=$3 clog=$VM_CLOG slog=$VM_SLOG md=$OUT/report-$2.md
-	local ops verr aerr nf nrec bad neg sum
+	local ops verr aerr nf nrec bad neg sum shung
 	vm_lines "$clog" RPCRDMA-SOAK-OPS >"$OUT/ops-$tr.txt"
 	vm_lines "$clog" RPCRDMA-SOAK-FAULT >"$OUT/faults-$tr.txt"
 	vm_lines "$clog" RPCRDMA-SOAK-NEG >"$OUT/neg-$tr.txt"
@@ -247,12 +252,17 @@ report() {
 	nrec=$(awk '$5 != "-"' "$OUT/faults-$tr.txt" | grep -c .)
 	# (not the blocked-task stacks the client prints itself, as
 	# RPCRDMA-DIAG lines, when a fault is not recovered from: that run
-	# has failed already)
+	# has failed already; nor hung_watch's RPCRDMA-HUNG stacks, counted
+	# below)
 	bad=$( { vm_bad_lines "$slog" | sed 's/^/server: /'; vm_bad_lines "$clog" | sed 's/^/client: /'; } |
-		grep -vc 'RPCRDMA-DIAG')
+		grep -vcE 'RPCRDMA-(DIAG|HUNG)')
+	# Blocked tasks: on the server a wedged nfsd thread (or worse), a
+	# failure; on the client a hard mount blocks applications through a
+	# fault by design, so its count is reported, not judged.
+	shung=$(echo " $sum" | sed -n 's/.* server_hung=\([0-9]*\).*/\1/p')
 	REPORT_OK=1
 	[ "$rc" = 0 ] && [ "$verr" = 0 ] && [ "$aerr" = 0 ] && [ "$nf" -gt 0 ] &&
-		[ "$nf" = "$nrec" ] && [ "$bad" = 0 ] || REPORT_OK=0
+		[ "$nf" = "$nrec" ] && [ "$bad" = 0 ] && [ "${shung:-0}" = 0 ] || REPORT_OK=0
 	# every kind of the schedule at least once
 	for k in $KINDS; do
 		awk -v k="$k" '$2 == k { f = 1 } END { exit !f }' "$OUT/faults-$tr.txt" || REPORT_OK=0
@@ -272,6 +282,7 @@ report() {
 		echo "| reconnects seen | $(echo "$sum" | sed -n 's/.*client_negotiations=\([0-9]*\) server_negotiations=\([0-9]*\) connect_count=\([0-9]*\).*/client \1 connections negotiated (mountstats connect_count \3), server \2/p') (2 are the mounts' first) |"
 		echo "| checker | $(echo "$sum" | sed -n 's/.*checker_files=\([0-9]*\).*/\1/p') file read-backs |"
 		echo "| kernel warnings (BUG/WARNING/Oops/Call Trace) | $bad |"
+		echo "| tasks the hung-task detector reported blocked (server: must be 0; client: a hard mount's applications wait through a fault) | server ${shung:--}, client $(echo " $sum" | sed -n 's/.* hung=\([-0-9]*\).*/\1/p') |"
 		echo "| forced reconnects whose dstaddr store slept until an nfsd restart woke it (sunrpc, Documentation/soak.md) | $(echo " $sum" | sed -n 's/.* dstaddr_stalls=\([0-9]*\).*/\1/p') |"
 		echo "| client RPCs released after a drain left them pinned (a LOCAL_INV the device never completed: <debugfs>/rpcrdma_cm/stranded) | $(echo " $sum" | sed -n 's/.* stranded=\([-0-9]*\).*/\1/p') |"
 		echo "| server: connection requests refused as a closing listener went (an nfsd restart; <debugfs>/rpcrdma_cm/unaccepted) | $(echo " $sum" | sed -n 's/.* unaccepted=\([-0-9]*\).*/\1/p') |"
@@ -322,12 +333,19 @@ report() {
 			echo
 			vm_lines "$clog" RPCRDMA-SOAK-CQFULL | head -n 40 | sed 's/^/    /'
 		fi
+		if grep -q . < <(vm_lines "$slog" RPCRDMA-HUNG; vm_lines "$clog" RPCRDMA-HUNG); then
+			echo
+			echo "Blocked tasks' stacks (the first 80 lines per side; scripts/vm/guest/lib.sh hung_watch):"
+			echo
+			{ vm_lines "$slog" RPCRDMA-HUNG | head -n 80 | sed 's/^/server: /'
+				vm_lines "$clog" RPCRDMA-HUNG | head -n 80 | sed 's/^/client: /'; } | sed 's/^/    /'
+		fi
 		if [ "$bad" != 0 ]; then
 			echo
 			echo "Kernel warnings:"
 			echo
 			{ vm_bad_lines "$slog" | sed 's/^/server: /'; vm_bad_lines "$clog" | sed 's/^/client: /'; } |
-				grep -v 'RPCRDMA-DIAG' | head -n 20 | sed 's/^/    /'
+				grep -vE 'RPCRDMA-(DIAG|HUNG)' | head -n 20 | sed 's/^/    /'
 		fi
 		echo
 		echo "Logs: ${VM_RUNDIR#"$TOP"/}/$run/{server,client}.log"
@@ -399,17 +417,19 @@ soak_pair() {
 # SOAK_REPRO=qp1|sysfs: a reproducer instead of the soak
 # (Documentation/soak.md); its verdict lines are INFO
 if [ -n "${SOAK_REPRO:-}" ]; then
-	if [ "$SOAK_REPRO" = qp1 ]; then
-		msg "SOAK_REPRO=qp1: server eth0 down, nfsd stopped and started, eth0 up; does the mount recover?"
-	else
-		msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?"
-	fi
-	VM_TIMEOUT=${user_timeout:-600} vm_pair "soak-$SOAK_REPRO-repro" ours "" ours "" \
+	case $SOAK_REPRO in
+	qp1) msg "SOAK_REPRO=qp1: server eth0 down, nfsd stopped and started, eth0 up; does the mount recover?" ;;
+	sysfs) msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?" ;;
+	readwait) msg "SOAK_REPRO=readwait: forced reconnects under Read-chunk writes; does an nfsd thread block for good?" ;;
+	esac
+	VM_TIMEOUT=${user_timeout:-1200} vm_pair "soak-$SOAK_REPRO-repro" ours "" ours "" \
 		"$VMDIR/soak/$SOAK_REPRO-repro.sh" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}" \
-		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}"
+		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}" SOAK_REPRO_TRIES="${SOAK_REPRO_TRIES:-}" \
+		"S:SOAK_HUNG_SECS=$([ "$SOAK_REPRO" = readwait ] && echo 10)"
 	rc=$?
-	grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG" | tr -d '\r' | tee "$OUT/$SOAK_REPRO-repro.txt"
+	{ grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG"; grep -ahE 'RPCRDMA-HUNG' "$VM_SLOG" | head -n 120; } |
+		tr -d '\r' | tee "$OUT/$SOAK_REPRO-repro.txt"
 	msg "logs: ${VM_RUNDIR#"$TOP"/}/soak-$SOAK_REPRO-repro/"
 	exit $rc
 fi

@@ -362,6 +362,28 @@ siw_cq_full() {
 	fi
 }
 
+# hung_watch: print the stack of every task the hung-task detector
+# reports, as RPCRDMA-HUNG lines. The console (loglevel=5) shows the
+# detector's "INFO: task ... blocked" line but not the stack after it,
+# which the kernel logs at KERN_INFO; dmesg has both. Polls every 5 s,
+# in the background, until the guest powers off.
+hung_watch() {
+	(
+		_seen=0
+		while sleep 5; do
+			_n=$(dmesg | grep -c 'blocked for more than')
+			[ "$_n" -gt "$_seen" ] || continue
+			dmesg | awk -v skip="$_seen" '
+				/ blocked for more than / { n++; p = n > skip; c = 0 }
+				p && c++ < 80 { print "RPCRDMA-HUNG: " $0 }
+				/<\/TASK>/ { p = 0 }'
+			_seen=$_n
+		done
+	) &
+}
+# hung_count: how many blocked tasks the hung-task detector reported
+hung_count() { dmesg | grep -c 'blocked for more than'; }
+
 # ---- debug kernels (make debugtest) ------------------------------------
 
 KMEMLEAK=/sys/kernel/debug/kmemleak

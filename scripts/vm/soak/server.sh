@@ -17,7 +17,8 @@
 #   set MAXREQ PDATA REMINV SHORT  sunrpc.svc_rdma.max_req_size and the
 #                      rpcrdma parameters, for the next connections
 #   counter NAME       a counter: unaccepted, unposted, accept_failed
-#                      (this module's debugfs), siw_cq_full (siw_cq_watch)
+#                      (this module's debugfs), siw_cq_full (siw_cq_watch),
+#                      hung (tasks the hung-task detector reported)
 #   conns              the debugfs connection lines
 #   negotiated         the rpcrdma_cm_negotiate events recorded so far
 #   dmesg [N]          the last N kernel messages
@@ -109,6 +110,7 @@ ctl() {
 		case $_a in
 		unaccepted | unposted | accept_failed) cat "/sys/kernel/debug/rpcrdma_cm/$_a" 2>/dev/null || echo - ;;
 		siw_cq_full) siw_cq_full ;;
+		hung) hung_count ;;
 		*) echo "no counter '$_a'" ;;
 		esac ;;
 	dmesg) dmesg | tail -n "${_a:-60}" ;;
@@ -156,6 +158,7 @@ if [ "$RPCRDMA_MODULE" = ours ]; then
 fi
 echo 1 >"$NEG/tracing_on"
 siw_cq_watch
+hung_watch
 # What the hang investigation reads (Documentation/soak.md): the
 # connection manager and the transport's connect/disconnect events.
 if [ "${SOAK_TRACE:-0}" = 1 ]; then
@@ -163,6 +166,8 @@ if [ "${SOAK_TRACE:-0}" = 1 ]; then
 	# a task stuck for 30 s prints its stack on the console
 	echo 30 >/proc/sys/kernel/hung_task_timeout_secs
 fi
+# SOAK_REPRO=readwait: a thread blocked 10 s is already reported
+[ -z "${SOAK_HUNG_SECS:-}" ] || echo "$SOAK_HUNG_SECS" >/proc/sys/kernel/hung_task_timeout_secs
 nc -ll -p "$CTL_PORT" -e /bin/sh /vm/run.sh ctl &
 # shellcheck source=scripts/vm/guest/server.sh
 . /vm/server.sh

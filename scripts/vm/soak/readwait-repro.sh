@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make soak's reproducer of the wedged nfsd threads (SOAK_REPRO=readwait
+# in scripts/vm/soak.sh; Documentation/soak.md, "A stale server
+# transport"): one NFSv4.2 mount, O_DIRECT writes large enough to travel
+# in Read chunks, and the client's transport forced to reconnect every
+# few seconds, as make soak's "params" fault does.
+#
+# Each such WRITE has an nfsd thread post RDMA Reads and wait for their
+# completion. A disconnect must complete those Work Requests (flushed);
+# a device that loses them leaves the thread waiting. On 6.1 the wait is
+# uninterruptible (wait_for_completion() in svc_rdma_rw.c) and holds a
+# reference on the transport, so the thread and the transport stay for
+# good: the hung-task detector reports the thread (SOAK_HUNG_SECS, 10 s
+# here) and the server keeps listing the transport. After every reconnect
+# the script asks the server for that count; the stacks come from the
+# server's hung_watch (RPCRDMA-HUNG lines) and SysRq w (RPCRDMA-DIAG).
+# The verdict line is INFO: the lost completions are the device's.
+# shellcheck source=scripts/vm/guest/lib.sh
+. /vm/lib.sh
+CTL_PORT=2051
+TRIES=${SOAK_REPRO_TRIES:-150}
+sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
+up() { cut -d' ' -f1 /proc/uptime; }
+
+wait_server || { finish; exit 1; }
+[ "$(sctl ping)" = pong ] ||
+	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
+mount_nfs 4.2 || { finish; exit 1; }
+
+step "load: 4 writers (64 KiB-1 MiB O_DIRECT, Read chunks) and 2 readers"
+mkdir -p "$MNT/rw"
+fio --directory="$MNT/rw" --ioengine=psync --direct=1 --time_based --runtime=100000 \
+	--size=8m --group_reporting --output=/dev/null \
+	--name=w --rw=randwrite --bsrange=64k-1m --numjobs=4 \
+	--name=r --rw=randread --bs=256k --numjobs=2 &
+FIO=$!
+sleep 10
+
+# One reconnect every 2-4 s. The store runs in the background: sunrpc's
+# sysfs store can sleep under load (SOAK_REPRO=sysfs); a store still
+# blocked after 20 s ends the run rather than hide the count.
+n=0 hung=0
+while [ $n -lt "$TRIES" ]; do
+	n=$((n + 1))
+	rm -f /tmp/store.done
+	(reconnect >/dev/null; : >/tmp/store.done) &
+	_i=0
+	while [ ! -e /tmp/store.done ] && [ $_i -lt 20 ]; do sleep 1; _i=$((_i + 1)); done
+	[ -e /tmp/store.done ] ||
+		{ status repro-store INFO "reconnect $n: the dstaddr store still blocked after 20 s"; break; }
+	sleep $((2 + n % 3))
+	hung=$(sctl counter hung)
+	[ "${hung:-0}" -gt 0 ] && break
+done
+if [ "${hung:-0}" -gt 0 ]; then
+	status repro-nfsd-blocked INFO "yes: $hung task(s) blocked on the server, reported by reconnect $n at $(up) s"
+	sctl blocked | sed 's/^/RPCRDMA-DIAG: server blocked: /'
+	sctl conns | sed 's/^/RPCRDMA-DIAG: server conn: /'
+else
+	status repro-nfsd-blocked INFO "no: $n reconnects under load, no task blocked on the server"
+fi
+conns | sed 's/^/RPCRDMA-DIAG: client conn: /'
+kill "$FIO" 2>/dev/null
+status repro-ran PASS "$n reconnects"
+finish
