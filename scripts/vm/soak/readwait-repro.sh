@@ -32,7 +32,7 @@ mount_nfs 4.2 || { finish; exit 1; }
 step "load: 4 writers (64 KiB-1 MiB O_DIRECT, Read chunks) and 2 readers"
 mkdir -p "$MNT/rw"
 fio --directory="$MNT/rw" --ioengine=psync --direct=1 --time_based --runtime=100000 \
-	--size=8m --group_reporting --output=/dev/null \
+	--size=8m --group_reporting --eta=never --output=/dev/null \
 	--name=w --rw=randwrite --bsrange=64k-1m --numjobs=4 \
 	--name=r --rw=randread --bs=256k --numjobs=2 &
 FIO=$!
@@ -53,6 +53,7 @@ while [ $n -lt "$TRIES" ]; do
 	sleep $((2 + n % 3))
 	hung=$(sctl counter hung)
 	[ "${hung:-0}" -gt 0 ] && break
+	[ $((n % 10)) = 0 ] && step "$n reconnects, no task blocked on the server"
 done
 if [ "${hung:-0}" -gt 0 ]; then
 	status repro-nfsd-blocked INFO "yes: $hung task(s) blocked on the server, reported by reconnect $n at $(up) s"
