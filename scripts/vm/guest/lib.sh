@@ -352,6 +352,16 @@ siw_cq_watch() {
 	else
 		status siw-cq-watch INFO "no kprobe on siw's siw_cq_event (CONFIG_KPROBE_EVENTS?): CQ overflows not counted"
 	fi
+	# An inbound message that ends in error (a Read Response cut short,
+	# for one): siw_rdmap_complete(qp, error) with error != 0. Recorded
+	# for SOAK_REPRO=readwait, which asks why a Read never completed.
+	if echo 'p:siwcq/siw_rx_err siw:siw_rdmap_complete err=%si:s32' >>"$TRACING/kprobe_events" &&
+		echo 'err != 0' >"$SIWCQ/events/siwcq/siw_rx_err/filter" &&
+		echo 1 >"$SIWCQ/events/siwcq/siw_rx_err/enable"; then
+		:
+	else
+		status siw-rx-watch INFO "no kprobe on siw's siw_rdmap_complete: inbound errors not recorded"
+	fi
 }
 # siw_cq_full: the CQ overflows siw_cq_watch saw ("-" when not watched)
 siw_cq_full() {

@@ -59,6 +59,7 @@ if [ "${hung:-0}" -gt 0 ]; then
 	status repro-nfsd-blocked INFO "yes: $hung task(s) blocked on the server, reported by reconnect $n at $(up) s"
 	sctl blocked | sed 's/^/RPCRDMA-DIAG: server blocked: /'
 	sctl conns | sed 's/^/RPCRDMA-DIAG: server conn: /'
+	sctl siwtrace | sed 's/^/RPCRDMA-DIAG: server siw: /'
 	[ "${SOAK_TRACE:-0}" = 1 ] && sctl trace 3000 | sed 's/^/RPCRDMA-DIAG: server trace: /'
 else
 	status repro-nfsd-blocked INFO "no: $n reconnects under load, no task blocked on the server"

@@ -22,6 +22,7 @@
 #   conns              the debugfs connection lines
 #   negotiated         the rpcrdma_cm_negotiate events recorded so far
 #   dmesg [N]          the last N kernel messages
+#   siwtrace [N]       the last N events of siw_cq_watch's kprobes
 #   blocked            the tasks in uninterruptible sleep (SysRq w)
 #   trace              the fault tracepoints' buffer (rpcrdma, rdma_cma)
 #   links              the RDMA link's and eth0's state, QPs, rxe counters
@@ -114,6 +115,7 @@ ctl() {
 		*) echo "no counter '$_a'" ;;
 		esac ;;
 	dmesg) dmesg | tail -n "${_a:-60}" ;;
+	siwtrace) grep -av '^#' "$SIWCQ/trace" 2>/dev/null | tail -n "${_a:-100}" ;;
 	blocked)
 		echo w >/proc/sysrq-trigger
 		sleep 1
