@@ -210,6 +210,27 @@ void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma)
 }
 
 /**
+ * svc_rdma_cm_flush_qp - Have the device complete every posted WR now
+ * @rdma: transport being detached (a listener has no QP)
+ *
+ * Up to 6.1, an nfsd thread that pulls a Read chunk waits,
+ * uninterruptibly and holding the transport, until its RDMA Reads
+ * complete. A disconnect must flush them, but siw does not when one of
+ * its own Sends fails as the peer goes: it reports QP_FATAL and closes
+ * the connection without moving the QP to ERROR, so a Read it has sent
+ * stays on its queue until the drain in the transport's release, which
+ * waits for that very thread. Moving the QP to ERROR at detach makes
+ * any device flush what is posted, and the thread goes on.
+ */
+void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma)
+{
+	struct ib_qp_attr attr = { .qp_state = IB_QPS_ERR };
+
+	if (rdma->sc_qp)
+		ib_modify_qp(rdma->sc_qp, &attr, IB_QP_STATE);
+}
+
+/**
  * svc_rdma_cm_refuse_unaccepted - Refuse requests a freed listener kept
  * @rdma: transport about to be freed, its CM ID already destroyed
  *
