@@ -64,6 +64,8 @@
 #   SOAK_CLIENT_KO=stock  Debian's rpcrdma.ko on the client, this module on
 #                 the server: the client's parameters and negotiation checks
 #                 are skipped, and "params" is a forced reconnect only
+#   SOAK_SERVER_KO=stock  (SOAK_REPRO only) Debian's rpcrdma.ko on the
+#                 server; with SOAK_CLIENT_KO, one side each
 #   SOAK_SERVER_PARAMS  the server's rpcrdma.ko parameters at boot (e.g.
 #                 remote_invalidate=0: no Send With Invalidate)
 #   SOAK_RIG      the rig's build directory (default build/soak/rig)
@@ -420,7 +422,8 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 	sysfs) msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?" ;;
 	readwait) msg "SOAK_REPRO=readwait: forced reconnects under Read-chunk writes; does an nfsd thread block for good?" ;;
 	esac
-	VM_TIMEOUT=${user_timeout:-1200} vm_pair "soak-$SOAK_REPRO-repro" ours "" ours "" \
+	VM_TIMEOUT=${user_timeout:-1200} vm_pair "soak-$SOAK_REPRO-repro" \
+		"${SOAK_SERVER_KO:-ours}" "" "${SOAK_CLIENT_KO:-ours}" "" \
 		"$VMDIR/soak/$SOAK_REPRO-repro.sh" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}" \
 		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}" SOAK_REPRO_TRIES="${SOAK_REPRO_TRIES:-}" \
