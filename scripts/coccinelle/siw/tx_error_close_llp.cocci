@@ -12,7 +12,8 @@
 /// path on an error, siw_qp_cm_drop(qp, 1), whose LLP close moves the
 /// QP to ERROR and flushes the ORQ, the SQ and the RQ; the send side
 /// now does the same. The same rule makes the patch for siw's
-/// maintainers (make patches).
+/// maintainers (make patches); it changes the argument only, since
+/// spatch braces an unbraced if whose statement it replaces.
 //
 // Target: siw_qp_tx.c
 // Expect: siw_qp_tx.c siw_qp_cm_drop(qp, 1);
@@ -23,7 +24,9 @@ identifier qp;
  siw_qp_sq_process(struct siw_qp *qp)
  {
  <...
--siw_qp_cm_drop(qp, 0);
-+siw_qp_cm_drop(qp, 1);
+ siw_qp_cm_drop(qp,
+-0
++1
+ );
  ...>
  }
