@@ -2,21 +2,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make soak's reproducer of the wedged nfsd threads (SOAK_REPRO=readwait
-# in scripts/vm/soak.sh; Documentation/soak.md, "A stale server
-# transport"): one NFSv4.2 mount, O_DIRECT writes large enough to travel
+# in scripts/vm/soak.sh; Documentation/soak.md, "Wedged nfsd threads"):
+# one NFSv4.2 mount, O_DIRECT writes large enough to travel
 # in Read chunks, and the client's transport forced to reconnect every
 # few seconds, as make soak's "params" fault does.
 #
 # Each such WRITE has an nfsd thread post RDMA Reads and wait for their
 # completion. A disconnect must complete those Work Requests (flushed);
-# a device that loses them leaves the thread waiting. On 6.1 the wait is
+# siw leaves a sent Read unflushed when its own Send fails as the client
+# goes, until the QP moves to ERROR (make siw fixes that, and this
+# module's 6.1 server moves the QP at detach). On 6.1 the wait is
 # uninterruptible (wait_for_completion() in svc_rdma_rw.c) and holds a
 # reference on the transport, so the thread and the transport stay for
 # good: the hung-task detector reports the thread (SOAK_HUNG_SECS, 10 s
 # here) and the server keeps listing the transport. After every reconnect
 # the script asks the server for that count; the stacks come from the
 # server's hung_watch (RPCRDMA-HUNG lines) and SysRq w (RPCRDMA-DIAG).
-# The verdict line is INFO: the lost completions are the device's.
+# The verdict line is INFO: it reports what the modules and siw under
+# test do (SOAK_SERVER_KO, SOAK_CLIENT_KO, RPCRDMA_KO, SIW_UPSTREAM).
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 CTL_PORT=2051
