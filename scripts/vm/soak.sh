@@ -414,7 +414,7 @@ soak_pair() {
 	[ -s "$OUT/throughput-$tr.txt" ] && cat "$OUT/throughput-$tr.txt"
 }
 
-# SOAK_REPRO=qp1|sysfs: a reproducer instead of the soak
+# SOAK_REPRO=qp1|sysfs|readwait: a reproducer instead of the soak
 # (Documentation/soak.md); its verdict lines are INFO
 if [ -n "${SOAK_REPRO:-}" ]; then
 	case $SOAK_REPRO in

@@ -355,13 +355,10 @@ siw_cq_watch() {
 	# An inbound message that ends in error (a Read Response cut short,
 	# for one): siw_rdmap_complete(qp, error) with error != 0. Recorded
 	# for SOAK_REPRO=readwait, which asks why a Read never completed.
-	if echo 'p:siwcq/siw_rx_err siw:siw_rdmap_complete err=%si:s32' >>"$TRACING/kprobe_events" &&
+	{ echo 'p:siwcq/siw_rx_err siw:siw_rdmap_complete err=%si:s32' >>"$TRACING/kprobe_events" &&
 		echo 'err != 0' >"$SIWCQ/events/siwcq/siw_rx_err/filter" &&
-		echo 1 >"$SIWCQ/events/siwcq/siw_rx_err/enable"; then
-		:
-	else
+		echo 1 >"$SIWCQ/events/siwcq/siw_rx_err/enable"; } ||
 		status siw-rx-watch INFO "no kprobe on siw's siw_rdmap_complete: inbound errors not recorded"
-	fi
 }
 # siw_cq_full: the CQ overflows siw_cq_watch saw ("-" when not watched)
 siw_cq_full() {
@@ -381,7 +378,7 @@ hung_watch() {
 	(
 		_seen=0
 		while sleep 5; do
-			_n=$(dmesg | grep -c 'blocked for more than')
+			_n=$(hung_count)
 			[ "$_n" -gt "$_seen" ] || continue
 			dmesg | awk -v skip="$_seen" '
 				/ blocked for more than / { n++; p = n > skip; c = 0 }

@@ -508,7 +508,8 @@ siw_cq_watch
 hung_watch
 if [ "${SOAK_TRACE:-0}" = 1 ]; then
 	trace_faults
-	# a task stuck for 30 s prints its stack on the console
+	# the hung-task detector reports a task stuck for 30 s (hung_watch
+	# prints its stack)
 	echo 30 >/proc/sys/kernel/hung_task_timeout_secs
 fi
 wait_server || { finish; exit 1; }

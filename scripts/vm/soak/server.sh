@@ -165,7 +165,8 @@ hung_watch
 # connection manager and the transport's connect/disconnect events.
 if [ "${SOAK_TRACE:-0}" = 1 ]; then
 	trace_faults
-	# a task stuck for 30 s prints its stack on the console
+	# the hung-task detector reports a task stuck for 30 s (hung_watch
+	# prints its stack)
 	echo 30 >/proc/sys/kernel/hung_task_timeout_secs
 fi
 # SOAK_REPRO=readwait: a thread blocked 10 s is already reported
