@@ -260,18 +260,27 @@ report() {
 	# failure; on the client a hard mount blocks applications through a
 	# fault by design, so its count is reported, not judged.
 	shung=$(echo " $sum" | sed -n 's/.* server_hung=\([0-9]*\).*/\1/p')
-	REPORT_OK=1
-	[ "$rc" = 0 ] && [ "$verr" = 0 ] && [ "$aerr" = 0 ] && [ "$nf" -gt 0 ] &&
-		[ "$nf" = "$nrec" ] && [ "$bad" = 0 ] && [ "${shung:-0}" = 0 ] || REPORT_OK=0
+	# REPORT_WHY: every failed criterion, for the last line a CI log shows
+	REPORT_WHY=
+	[ "$rc" = 0 ] || REPORT_WHY+="VM pair: ${VM_RESULT_DETAIL:-exit $rc}; "
+	[ "$verr" = 0 ] || REPORT_WHY+="$verr verify errors; "
+	[ "$aerr" = 0 ] || REPORT_WHY+="$aerr application errors; "
+	[ "$nf" -gt 0 ] || REPORT_WHY+="no fault injected; "
+	[ "$nf" = "$nrec" ] || REPORT_WHY+="$((nf - nrec)) of $nf faults not recovered from; "
+	[ "$bad" = 0 ] || REPORT_WHY+="$bad kernel warning lines; "
+	[ "${shung:-0}" = 0 ] || REPORT_WHY+="$shung server tasks blocked; "
 	# every kind of the schedule at least once
 	for k in $KINDS; do
-		awk -v k="$k" '$2 == k { f = 1 } END { exit !f }' "$OUT/faults-$tr.txt" || REPORT_OK=0
+		awk -v k="$k" '$2 == k { f = 1 } END { exit !f }' "$OUT/faults-$tr.txt" ||
+			REPORT_WHY+="no $k fault; "
 	done
+	REPORT_WHY=${REPORT_WHY%; }
+	REPORT_OK=$([ -z "$REPORT_WHY" ] && echo 1 || echo 0)
 	{
 		echo "# make soak: $tr"
 		echo
 		echo "Kernel $KVER, module $(modinfo -F version "$VM_OURS_KO" 2>/dev/null || echo stock) (build-id $(vm_buildid "${VM_OURS_KO:-/dev/null}")), $tr, NFSv4.2 + NFSv4.1 hard mounts,"
-		echo "seed $SEED, SOAK_SECONDS=$SECS, $(date -u '+%Y-%m-%d %H:%M UTC'). Verdict: $([ $REPORT_OK = 1 ] && echo PASS || echo FAIL)."
+		echo "seed $SEED, SOAK_SECONDS=$SECS, $(date -u '+%Y-%m-%d %H:%M UTC'). Verdict: $([ $REPORT_OK = 1 ] && echo PASS || echo "FAIL ($REPORT_WHY)")."
 		echo
 		echo "| figure | value |"
 		echo "|---|---|"
@@ -391,7 +400,7 @@ EOF
 }
 
 # soak_pair TRANSPORT
-fails=0
+fails=0 FAIL_WHY=
 soak_pair() {
 	local tr=$1 rc t0=$SECONDS
 	msg "pair soak-$tr: load and faults (${SECS}s of faults plus boot, mounts and recovery)"
@@ -408,7 +417,8 @@ soak_pair() {
 		msg "soak-$tr passed ($((SECONDS - t0))s)"
 	else
 		fails=$((fails + 1))
-		warn "soak-$tr FAILED ($((SECONDS - t0))s): ${VM_RESULT_DETAIL:-see the report}"
+		FAIL_WHY+="soak-$tr: $REPORT_WHY. "
+		warn "soak-$tr FAILED ($((SECONDS - t0))s): $REPORT_WHY"
 	fi
 	cat "$OUT/report-$tr.md"
 	[ -s "$OUT/throughput-$tr.txt" ] && cat "$OUT/throughput-$tr.txt"
@@ -444,4 +454,4 @@ done
 for tr in $TRANSPORTS; do cat "$OUT/report-$tr.md"; done >"$OUT/report.md"
 cp "$OUT/throughput-${TRANSPORTS%% *}.png" "$OUT/throughput.png" 2>/dev/null
 msg "make soak: $((SECONDS - t_all)) s, seed $SEED; report in ${OUT#"$TOP"/}/report.md, plot throughput.png"
-[ "$fails" = 0 ] || die "$fails soak pair(s) failed (replay the schedule with SOAK_SEED=$SEED)"
+[ "$fails" = 0 ] || die "$fails soak pair(s) failed: ${FAIL_WHY% } (replay the schedule with SOAK_SEED=$SEED)"
