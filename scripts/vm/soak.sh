@@ -235,7 +235,7 @@ siwstall() {
 }
 
 # report RUN TRANSPORT RC: build/soak/report-TRANSPORT.md from the pair's
-# client log; sets REPORT_OK
+# client log; sets REPORT_WHY, the failed criteria (empty: passed)
 report() {
 	local run=$1 tr=$2 rc=$3 clog=$VM_CLOG slog=$VM_SLOG md=$OUT/report-$2.md
 	local ops verr aerr nf nrec bad neg sum shung
@@ -275,12 +275,11 @@ report() {
 			REPORT_WHY+="no $k fault; "
 	done
 	REPORT_WHY=${REPORT_WHY%; }
-	REPORT_OK=$([ -z "$REPORT_WHY" ] && echo 1 || echo 0)
 	{
 		echo "# make soak: $tr"
 		echo
 		echo "Kernel $KVER, module $(modinfo -F version "$VM_OURS_KO" 2>/dev/null || echo stock) (build-id $(vm_buildid "${VM_OURS_KO:-/dev/null}")), $tr, NFSv4.2 + NFSv4.1 hard mounts,"
-		echo "seed $SEED, SOAK_SECONDS=$SECS, $(date -u '+%Y-%m-%d %H:%M UTC'). Verdict: $([ $REPORT_OK = 1 ] && echo PASS || echo "FAIL ($REPORT_WHY)")."
+		echo "seed $SEED, SOAK_SECONDS=$SECS, $(date -u '+%Y-%m-%d %H:%M UTC'). Verdict: $([ -z "$REPORT_WHY" ] && echo PASS || echo "FAIL ($REPORT_WHY)")."
 		echo
 		echo "| figure | value |"
 		echo "|---|---|"
@@ -413,7 +412,7 @@ soak_pair() {
 		SOAK_LOAD="${SOAK_LOAD:-}" SERVER_THREADS=8
 	rc=$?
 	report "soak-$tr" "$tr" "$rc"
-	if [ "$REPORT_OK" = 1 ]; then
+	if [ -z "$REPORT_WHY" ]; then
 		msg "soak-$tr passed ($((SECONDS - t0))s)"
 	else
 		fails=$((fails + 1))
