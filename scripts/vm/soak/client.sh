@@ -492,6 +492,20 @@ trace_stuck() {
 		}' | tail -n 800 | sed 's/^/RPCRDMA-TRACE: stuck /'
 }
 
+# trace_slow N FROM: (SOAK_TRACE=1) fault N took longer than SLOW_TRACE
+# seconds to recover from: print the client's connection events since
+# uptime FROM (a second early) and the server's latest ones, so a report
+# shows which step waited (a connect delayed by the reconnect backoff, a
+# rejected or unreachable attempt, a retransmit timer)
+SLOW_TRACE=${SOAK_SLOW_TRACE:-8}
+trace_slow() {
+	grep -av '^#' "$TRACING/trace" | awk -v from="$2" '{
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^[0-9]+\.[0-9]+:$/) { if ($i + 0 >= from - 1) print; break }
+	}' | tail -n 400 | sed "s/^/RPCRDMA-TRACE: slow-$1 client /"
+	sctl trace 300 | sed "s/^/RPCRDMA-TRACE: slow-$1 server /"
+}
+
 # ---- main -----------------------------------------------------------------
 
 trace_on xprtrdma_inline_thresh
@@ -560,7 +574,11 @@ for round in $(echo "$SOAK_PLAN" | tr '/' ' '); do
 			break 2
 		fi
 		if recover; then
-			echo "RPCRDMA-SOAK-FAULT: $FN $kind $FSTART $FEND $RECOVERED $(awk -v a="$FEND" -v b="$RECOVERED" 'BEGIN { printf "%.1f", b - a }') $FDETAIL"
+			_rt=$(awk -v a="$FEND" -v b="$RECOVERED" 'BEGIN { printf "%.1f", b - a }')
+			echo "RPCRDMA-SOAK-FAULT: $FN $kind $FSTART $FEND $RECOVERED $_rt $FDETAIL"
+			if [ "${SOAK_TRACE:-0}" = 1 ] && awk -v t="$_rt" -v s="$SLOW_TRACE" 'BEGIN { exit !(t > s) }'; then
+				trace_slow "$FN" "$FSTART"
+			fi
 		else
 			echo "RPCRDMA-SOAK-FAULT: $FN $kind $FSTART $FEND - - $FDETAIL"
 			status "fault-$FN-$kind" FAIL "$FDETAIL: the mounts did not answer within ${RECOVER_MAX}s after the fault ended"
