@@ -103,6 +103,7 @@ bool svc_rdma_cm_short_reply(struct svcxprt_rdma *rdma,
 unsigned int svc_rdma_cm_bc_max_payload(const struct svc_xprt *xprt);
 void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma);
+void svc_rdma_cm_disconnected(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_refuse_unaccepted(struct svcxprt_rdma *rdma);
 int svc_rdma_cm_payload_err(struct svcxprt_rdma *rdma, int err);
 void svc_rdma_cm_accept_failed(struct svcxprt_rdma *newxprt);
