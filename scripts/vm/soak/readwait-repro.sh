@@ -80,6 +80,7 @@ if [ "${hung:-0}" -gt 0 ]; then
 else
 	status repro-nfsd-blocked INFO "no: $n reconnects under load ($stalls dstaddr stores woken by an nfsd restart), no task blocked on the server"
 fi
+[ "${SOAK_TRACE:-0}" = 1 ] && status repro-close-gaps INFO "server: $(sctl closegaps)"
 conns | sed 's/^/RPCRDMA-DIAG: client conn: /'
 kill "$FIO" 2>/dev/null
 status repro-ran PASS "$n reconnects"

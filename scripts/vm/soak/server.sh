@@ -121,6 +121,27 @@ ctl() {
 		sleep 1
 		dmesg | sed -n '/sysrq: Show Blocked State/,$p' | tail -n 300 ;;
 	trace) grep -av '^#' "$TRACING/trace" | grep -v svcrdma_post_send | tail -n "${_a:-400}" ;;
+	# (SOAK_TRACE=1) per connection the client closed: seconds from its
+	# DISCONNECTED event to this side's rdma_disconnect() (the transport's
+	# detach, which an nfsd thread runs)
+	closegaps)
+		grep -av '^#' "$TRACING/trace" | awk '
+		{
+			t = ""; id = ""
+			for (i = 1; i <= NF; i++) {
+				if (t == "" && $i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0
+				if ($i ~ /^cm\.id=/) { id = substr($i, 7); break }
+			}
+		}
+		/ cm_event_handler: .* DISCONNECTED / { if (!(id in d)) d[id] = t }
+		/ cm_disconnect: / {
+			if ((id in d) && !(id in g)) {
+				g[id] = t - d[id]; n++
+				if (g[id] > max) max = g[id]
+				if (g[id] > 5) { slow++; list = list sprintf(" %.1f", g[id]) }
+			}
+		}
+		END { printf "%d connection(s) closed by the client: longest %.1f s from DISCONNECTED to the detach, %d over 5 s%s\n", n, max, slow, (slow ? ":" list : "") }' ;;
 	links)
 		rdma link show; ip -s link show eth0; rdma resource show qp; rdma statistic show
 		# datagrams for rxe's UDP port 4791 that found no socket count as NoPorts
