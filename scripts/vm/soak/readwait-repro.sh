@@ -25,6 +25,9 @@
 CTL_PORT=2051
 TRIES=${SOAK_REPRO_TRIES:-150}
 sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
+# sctl_slow: for a command that reads the whole trace buffer first (nc's
+# -w ends the request after that many seconds without output)
+sctl_slow() { echo "$*" | timeout 120 nc -w 100 "$VM_SERVER_IP" "$CTL_PORT"; }
 up() { cut -d' ' -f1 /proc/uptime; }
 
 wait_server || { finish; exit 1; }
@@ -80,7 +83,7 @@ if [ "${hung:-0}" -gt 0 ]; then
 else
 	status repro-nfsd-blocked INFO "no: $n reconnects under load ($stalls dstaddr stores woken by an nfsd restart), no task blocked on the server"
 fi
-[ "${SOAK_TRACE:-0}" = 1 ] && status repro-close-gaps INFO "server: $(sctl closegaps)"
+[ "${SOAK_TRACE:-0}" = 1 ] && status repro-close-gaps INFO "server: $(sctl_slow closegaps)"
 conns | sed 's/^/RPCRDMA-DIAG: client conn: /'
 kill "$FIO" 2>/dev/null
 status repro-ran PASS "$n reconnects"

@@ -125,7 +125,7 @@ ctl() {
 	# DISCONNECTED event to this side's rdma_disconnect() (the transport's
 	# detach, which an nfsd thread runs)
 	closegaps)
-		grep -av '^#' "$TRACING/trace" | awk '
+		grep -a -e ' DISCONNECTED ' -e ' cm_disconnect: ' "$TRACING/trace" | awk '
 		{
 			t = ""; id = ""
 			for (i = 1; i <= NF; i++) {
