@@ -74,6 +74,9 @@ while [ $n -lt "$TRIES" ]; do
 	[ "${hung:-0}" -gt 0 ] && break
 	[ $((n % 10)) = 0 ] && step "$n reconnects, no task blocked on the server"
 done
+# ask again: the loop also ends on a store that an nfsd restart did not
+# wake, and the tasks may have blocked since the last count
+hung=$(sctl counter hung)
 if [ "${hung:-0}" -gt 0 ]; then
 	status repro-nfsd-blocked INFO "yes: $hung task(s) blocked on the server, reported by reconnect $n at $(up) s"
 	sctl blocked | sed 's/^/RPCRDMA-DIAG: server blocked: /'
