@@ -211,7 +211,8 @@ void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma)
 
 /**
  * svc_rdma_cm_flush_qp - Have the device complete every posted WR now
- * @rdma: transport being detached (a listener has no QP)
+ * @rdma: transport being detached, or whose CM ID reported the peer gone
+ *        (a listener has no QP)
  *
  * Up to 6.1, an nfsd thread that pulls a Read chunk waits,
  * uninterruptibly and holding the transport, until its RDMA Reads
