@@ -82,7 +82,7 @@ if [ "${hung:-0}" -gt 0 ]; then
 	sctl blocked | sed 's/^/RPCRDMA-DIAG: server blocked: /'
 	sctl conns | sed 's/^/RPCRDMA-DIAG: server conn: /'
 	sctl siwtrace | sed 's/^/RPCRDMA-DIAG: server siw: /'
-	[ "${SOAK_TRACE:-0}" = 1 ] && sctl trace 3000 | sed 's/^/RPCRDMA-DIAG: server trace: /'
+	[ "${SOAK_TRACE:-0}" = 1 ] && sctl_slow trace 20000 | sed 's/^/RPCRDMA-DIAG: server trace: /'
 else
 	status repro-nfsd-blocked INFO "no: $n reconnects under load ($stalls dstaddr stores woken by an nfsd restart), no task blocked on the server"
 fi

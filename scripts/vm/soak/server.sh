@@ -139,9 +139,16 @@ ctl() {
 				g[id] = t - d[id]; n++
 				if (g[id] > max) max = g[id]
 				if (g[id] > 5) { slow++; list = list sprintf(" %.1f", g[id]) }
+			} else if (!(id in d) && !(id in g)) {
+				# detached before any DISCONNECTED: an nfsd
+				# restart, or an error this side saw first
+				g[id] = 0; own++; olist = olist sprintf(" cm.id=%s@%.1f", id, t)
 			}
 		}
-		END { printf "%d connection(s) closed by the client: longest %.1f s from DISCONNECTED to the detach, %d over 5 s%s\n", n, max, slow, (slow ? ":" list : "") }' ;;
+		END {
+			printf "%d connection(s) closed by the client: longest %.1f s from DISCONNECTED to the detach, %d over 5 s%s", n, max, slow, (slow ? ":" list : "")
+			printf "; %d detached before any DISCONNECTED%s\n", own, (own ? ":" olist : "")
+		}' ;;
 	links)
 		rdma link show; ip -s link show eth0; rdma resource show qp; rdma statistic show
 		# datagrams for rxe's UDP port 4791 that found no socket count as NoPorts
