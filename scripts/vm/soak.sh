@@ -433,7 +433,11 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 	sysfs) msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?" ;;
 	readwait) msg "SOAK_REPRO=readwait: forced reconnects under Read-chunk writes; does an nfsd thread block for good?" ;;
 	esac
-	VM_TIMEOUT=${user_timeout:-1200} vm_pair "soak-$SOAK_REPRO-repro" \
+	# readwait: about 4.5 s per reconnect under TCG, two pairs sharing
+	# the cores (300 tries took 1300 s), then its reports
+	budget=1200
+	[ "$SOAK_REPRO" = readwait ] && budget=$((600 + ${SOAK_REPRO_TRIES:-150} * 6))
+	VM_TIMEOUT=${user_timeout:-$budget} vm_pair "soak-$SOAK_REPRO-repro" \
 		"${SOAK_SERVER_KO:-ours}" "" "${SOAK_CLIENT_KO:-ours}" "" \
 		"$VMDIR/soak/$SOAK_REPRO-repro.sh" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}" \
