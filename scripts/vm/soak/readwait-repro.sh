@@ -87,6 +87,7 @@ else
 	status repro-nfsd-blocked INFO "no: $n reconnects under load ($stalls dstaddr stores woken by an nfsd restart), no task blocked on the server"
 fi
 [ "${SOAK_TRACE:-0}" = 1 ] && status repro-close-gaps INFO "server: $(sctl_slow closegaps)"
+[ "${SOAK_TRACE:-0}" = 1 ] && status repro-qp-events INFO "server: $(sctl_slow counter qp_events) in $n reconnects"
 conns | sed 's/^/RPCRDMA-DIAG: client conn: /'
 kill "$FIO" 2>/dev/null
 status repro-ran PASS "$n reconnects"

@@ -18,7 +18,8 @@
 #                      rpcrdma parameters, for the next connections
 #   counter NAME       a counter: unaccepted, unposted, accept_failed
 #                      (this module's debugfs), siw_cq_full (siw_cq_watch),
-#                      hung (tasks the hung-task detector reported)
+#                      hung (tasks the hung-task detector reported),
+#                      qp_events (SOAK_TRACE=1: svcrdma's QP events by kind)
 #   conns              the debugfs connection lines
 #   negotiated         the rpcrdma_cm_negotiate events recorded so far
 #   dmesg [N]          the last N kernel messages
@@ -112,6 +113,10 @@ ctl() {
 		unaccepted | unposted | accept_failed) cat "/sys/kernel/debug/rpcrdma_cm/$_a" 2>/dev/null || echo - ;;
 		siw_cq_full) siw_cq_full ;;
 		hung) hung_count ;;
+		# (SOAK_TRACE=1) QP events svcrdma reported, by kind
+		qp_events)
+			grep -a ' svcrdma_qp_error: ' "$TRACING/trace" | sed 's/.* event=\([^(]*\) (.*/\1/' |
+				sort | uniq -c | awk '{ n = $1; $1 = ""; printf "%s%d%s", (k++ ? ", " : ""), n, $0 } END { if (!k) printf "none" }' ;;
 		*) echo "no counter '$_a'" ;;
 		esac ;;
 	dmesg) dmesg | tail -n "${_a:-60}" ;;
