@@ -127,27 +127,29 @@ ctl() {
 		dmesg | sed -n '/sysrq: Show Blocked State/,$p' | tail -n 300 ;;
 	trace) grep -av '^#' "$TRACING/trace" | grep -v svcrdma_post_send | tail -n "${_a:-400}" ;;
 	# (SOAK_TRACE=1) per connection the client closed: seconds from its
-	# DISCONNECTED event to this side's rdma_disconnect() (the transport's
-	# detach, which an nfsd thread runs)
+	# DISCONNECTED event to the transport's detach (which an nfsd thread
+	# runs), matched by the client's address and port: the RDMA CM traces
+	# rdma_disconnect() for InfiniBand and RoCE only, sunrpc's detach
+	# event comes for iWARP too
 	closegaps)
-		grep -a -e ' DISCONNECTED ' -e ' cm_disconnect: ' "$TRACING/trace" | awk '
+		grep -a -e ' DISCONNECTED ' -e ' svc_xprt_detach: ' "$TRACING/trace" | awk '
 		{
-			t = ""; id = ""
+			t = ""; k = ""
 			for (i = 1; i <= NF; i++) {
 				if (t == "" && $i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0
-				if ($i ~ /^cm\.id=/) { id = substr($i, 7); break }
+				if ($i ~ /^(dst|client)=/) k = substr($i, index($i, "=") + 1)
 			}
+			if (k == "" || k ~ /:0$/) next	# a listener
 		}
-		/ cm_event_handler: .* DISCONNECTED / { if (!(id in d)) d[id] = t }
-		/ cm_disconnect: / {
-			if ((id in d) && !(id in g)) {
-				g[id] = t - d[id]; n++
-				if (g[id] > max) max = g[id]
-				if (g[id] > 5) { slow++; list = list sprintf(" %.1f", g[id]) }
-			} else if (!(id in d) && !(id in g)) {
-				# detached before any DISCONNECTED: an nfsd
-				# restart, or an error this side saw first
-				g[id] = 0; own++; olist = olist sprintf(" cm.id=%s@%.1f", id, t)
+		/ cm_event_handler: .* DISCONNECTED / { if (!(k in d)) d[k] = t; next }
+		/ svc_xprt_detach: / {
+			if (k in d) {
+				g = t - d[k]; n++; delete d[k]
+				if (g > max) max = g
+				if (g > 5) { slow++; list = list sprintf(" %.1f", g) }
+			} else {
+				# an nfsd restart, or an error this side saw first
+				own++; olist = olist sprintf(" %s@%.1f", k, t)
 			}
 		}
 		END {
