@@ -128,9 +128,11 @@ ctl() {
 	trace) grep -av '^#' "$TRACING/trace" | grep -v svcrdma_post_send | tail -n "${_a:-400}" ;;
 	# (SOAK_TRACE=1) per connection the client closed: seconds from its
 	# DISCONNECTED event to the transport's detach (which an nfsd thread
-	# runs), matched by the client's address and port: the RDMA CM traces
-	# rdma_disconnect() for InfiniBand and RoCE only, sunrpc's detach
-	# event comes for iWARP too
+	# runs). The RDMA CM traces rdma_disconnect() for InfiniBand and RoCE
+	# only; sunrpc's detach event comes for iWARP too, but names the
+	# client without its port, so the two are paired per client address
+	# in order. A detach that comes first (an nfsd restart, an error this
+	# side saw) is followed by its DISCONNECTED, which pairs with nothing.
 	closegaps)
 		grep -a -e ' DISCONNECTED ' -e ' svc_xprt_detach: ' "$TRACING/trace" | awk '
 		{
@@ -139,22 +141,25 @@ ctl() {
 				if (t == "" && $i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0
 				if ($i ~ /^(dst|client)=/) k = substr($i, index($i, "=") + 1)
 			}
-			if (k == "" || k ~ /:0$/) next	# a listener
+			sub(/:[0-9]+$/, "", k)
 		}
-		/ cm_event_handler: .* DISCONNECTED / { if (!(k in d)) d[k] = t; next }
+		/XPT_LISTENER/ { next }
+		/ cm_event_handler: .* DISCONNECTED / {
+			if ((k in own_t) && t - own_t[k] < 2) { delete own_t[k]; next }
+			q[k, tail[k]++] = t; next
+		}
 		/ svc_xprt_detach: / {
-			if (k in d) {
-				g = t - d[k]; n++; delete d[k]
+			if (head[k] < tail[k]) {
+				g = t - q[k, head[k]++]; n++
 				if (g > max) max = g
 				if (g > 5) { slow++; list = list sprintf(" %.1f", g) }
 			} else {
-				# an nfsd restart, or an error this side saw first
-				own++; olist = olist sprintf(" %s@%.1f", k, t)
+				own++; own_t[k] = t; olist = olist sprintf(" %.1f", t)
 			}
 		}
 		END {
 			printf "%d connection(s) closed by the client: longest %.1f s from DISCONNECTED to the detach, %d over 5 s%s", n, max, slow, (slow ? ":" list : "")
-			printf "; %d detached before any DISCONNECTED%s\n", own, (own ? ":" olist : "")
+			printf "; %d detached before any DISCONNECTED%s\n", own, (own ? ", at" olist " s" : "")
 		}' ;;
 	links)
 		rdma link show; ip -s link show eth0; rdma resource show qp; rdma statistic show
