@@ -29,6 +29,15 @@ sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 # -w ends the request after that many seconds without output)
 sctl_slow() { echo "$*" | timeout 120 nc -w 100 "$VM_SERVER_IP" "$CTL_PORT"; }
 up() { cut -d' ' -f1 /proc/uptime; }
+# hung_now: the server's count of blocked tasks, "?" without an answer
+# (a server restarting nfsd behind blocked threads may not answer)
+hung_now() {
+	_h=$(sctl counter hung)
+	case $_h in
+	'' | *[!0-9]*) echo '?' ;;
+	*) echo "$_h" ;;
+	esac
+}
 
 wait_server || { finish; exit 1; }
 [ "$(sctl ping)" = pong ] ||
@@ -61,8 +70,11 @@ while [ $n -lt "$TRIES" ]; do
 	rm -f /tmp/store.done
 	(reconnect >/dev/null; : >/tmp/store.done) &
 	if ! wait_store 20; then
-		hung=$(sctl counter hung)
-		[ "${hung:-0}" -gt 0 ] && break
+		# a store also sleeps when no nfsd thread is free to accept
+		# the reconnect: give the detector (10 s) its chance first
+		hung=$(hung_now)
+		[ "$hung" = 0 ] && { sleep 12; hung=$(hung_now); }
+		[ "$hung" != 0 ] && break
 		stalls=$((stalls + 1))
 		step "reconnect $n: the dstaddr store has slept 20 s; restarting nfsd to wake it"
 		sctl nfsd-restart >/dev/null
@@ -70,14 +82,16 @@ while [ $n -lt "$TRIES" ]; do
 			{ status repro-store INFO "reconnect $n: the dstaddr store still blocked 60 s after an nfsd restart"; break; }
 	fi
 	sleep $((2 + n % 3))
-	hung=$(sctl counter hung)
-	[ "${hung:-0}" -gt 0 ] && break
+	hung=$(hung_now)
+	[ "$hung" != 0 ] && break
 	[ $((n % 10)) = 0 ] && step "$n reconnects, no task blocked on the server"
 done
 # ask again: the loop also ends on a store that an nfsd restart did not
 # wake, and the tasks may have blocked since the last count
-hung=$(sctl counter hung)
-if [ "${hung:-0}" -gt 0 ]; then
+hung=$(hung_now)
+if [ "$hung" = '?' ]; then
+	status repro-nfsd-blocked INFO "unknown: the server did not answer after reconnect $n at $(up) s; its log has the detector's reports (RPCRDMA-HUNG)"
+elif [ "$hung" -gt 0 ]; then
 	status repro-nfsd-blocked INFO "yes: $hung task(s) blocked on the server, reported by reconnect $n at $(up) s"
 	sctl blocked | sed 's/^/RPCRDMA-DIAG: server blocked: /'
 	sctl conns | sed 's/^/RPCRDMA-DIAG: server conn: /'
