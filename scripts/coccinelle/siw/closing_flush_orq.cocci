@@ -10,11 +10,12 @@
 /// the peer went) finds no QP to flush. The Read completes only in the
 /// consumer's drain. svcrdma in 6.1 waits for it in an nfsd thread that
 /// holds the transport the drain belongs to: Debian's 6.1 server with
-/// this module's client still blocked nfsd threads for good, at
-/// reconnects 35 and 37 of make soak SOAK_REPRO=readwait, the
-/// disconnect coming 0.3 ms after siw's QP_FATAL. Take a non-empty ORQ
-/// as the comment says: ERROR, and flush. The same rule makes the patch
-/// for siw's maintainers (make patches).
+/// this module's client still blocked nfsd threads for good, 3 of 3
+/// runs of make soak SOAK_REPRO=readwait within 35 to 92 reconnects,
+/// the disconnect coming 0.3 ms after siw's QP_FATAL; with this rule,
+/// none in 150. Take a non-empty ORQ as the comment says: ERROR, and
+/// flush. The same rule makes the patch for siw's maintainers (make
+/// patches).
 //
 // Target: siw_qp.c
 // Expect: siw_qp.c if (tx_wqe(qp)->wr_status == SIW_WR_IDLE && !siw_orq_busy(qp)) {
