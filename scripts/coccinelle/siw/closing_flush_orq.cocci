@@ -13,8 +13,8 @@
 /// this module's client still blocked nfsd threads for good, 3 of 3
 /// runs of make soak SOAK_REPRO=readwait within 35 to 92 reconnects,
 /// the disconnect coming 0.3 ms after siw's QP_FATAL; with this rule,
-/// none in 150, twice. Take a non-empty ORQ as the comment says: ERROR, and
-/// flush. The same rule makes the patch for siw's maintainers (make
+/// none in 150, twice. Take a non-empty ORQ as the comment says: ERROR,
+/// and flush. The same rule makes the patch for siw's maintainers (make
 /// patches).
 //
 // Target: siw_qp.c

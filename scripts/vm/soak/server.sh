@@ -132,7 +132,8 @@ ctl() {
 	# only; sunrpc's detach event comes for iWARP too, but names the
 	# client without its port, so the two are paired per client address
 	# in order. A detach that comes first (an nfsd restart, an error this
-	# side saw) is followed by its DISCONNECTED, which pairs with nothing.
+	# side saw) is followed by its DISCONNECTED; one within 2 s of such a
+	# detach is taken as that one and pairs with nothing.
 	closegaps)
 		grep -a -e ' DISCONNECTED ' -e ' svc_xprt_detach: ' "$TRACING/trace" | awk '
 		{
