@@ -63,6 +63,12 @@
 #                 writes and a forced reconnect every 2-4 s, up to
 #                 SOAK_REPRO_TRIES (150) times, until a server task blocks
 #                 10 s (soak/readwait-repro.sh; build/soak/readwait-repro.txt)
+#   SOAK_REPRO=replay  instead of the soak, namespace calls (symlink,
+#                 mkdir, rename, unlink, rmdir) on an RDMA and a TCP mount
+#                 while nfsd restarts every SOAK_REPRO_GAP (14) s,
+#                 SOAK_REPRO_TRIES (20) times: each failed call and the
+#                 state it left (soak/replay-repro.sh;
+#                 build/soak/replay-repro.txt)
 #   SOAK_CLIENT_KO=stock  Debian's rpcrdma.ko on the client, this module on
 #                 the server: the client's parameters and negotiation checks
 #                 are skipped, and "params" is a forced reconnect only
@@ -152,10 +158,10 @@ for tr in $TRANSPORTS; do
 done
 case ${SOAK_REPRO:-} in
 '') ;;
-qp1 | sysfs | readwait)
+qp1 | sysfs | readwait | replay)
 	# a reproducer runs on VM_RDMA's transport
 	TRANSPORTS=$VM_RDMA ;;
-*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall) or readwait (wedged nfsd threads)" ;;
+*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall), readwait (wedged nfsd threads) or replay (a call executed twice across an nfsd restart)" ;;
 esac
 if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ]; then
 	vm_ensure_siw
@@ -240,7 +246,7 @@ siwstall() {
 # client log; sets REPORT_WHY, the failed criteria (empty: passed)
 report() {
 	local run=$1 tr=$2 rc=$3 clog=$VM_CLOG slog=$VM_SLOG md=$OUT/report-$2.md
-	local ops verr aerr nf nrec bad neg sum shung
+	local ops verr aerr nf nrec bad neg sum shung nrep
 	vm_lines "$clog" RPCRDMA-SOAK-OPS >"$OUT/ops-$tr.txt"
 	vm_lines "$clog" RPCRDMA-SOAK-FAULT >"$OUT/faults-$tr.txt"
 	vm_lines "$clog" RPCRDMA-SOAK-NEG >"$OUT/neg-$tr.txt"
@@ -251,6 +257,17 @@ report() {
 	verr=$(awk '{ split($5, v, "="); s += v[2] } END { print s + 0 }' "$OUT/ops-$tr.txt")
 	aerr=$(awk '{ split($6, e, "="); s += e[2] } END { print s + 0 }' "$OUT/ops-$tr.txt")
 	verr=$((verr + $(echo " $sum" | sed -n 's/.* checker_bad=\([0-9]*\).*/\1/p')0 / 10))
+	# a namespace call executed twice (client.sh's lcall) is NFS's, not an
+	# application error, only when it overlapped an nfsd restart: the
+	# restart's start until both mounts answered again
+	vm_lines "$clog" RPCRDMA-SOAK-REPLAY >"$OUT/replays-$tr.txt"
+	awk 'NR == FNR { if ($2 == "nfsd") { n++; s[n] = $3; e[n] = ($5 == "-") ? 1e9 : $5 }; next }
+		{ ok = 0; for (i = 1; i <= n; i++) if ($1 <= e[i] && $2 >= s[i]) ok = 1
+		  print (ok ? "nfsd-restart" : "NONE"), $0 }' \
+		"$OUT/faults-$tr.txt" "$OUT/replays-$tr.txt" >"$OUT/replays-$tr.tmp" &&
+		mv "$OUT/replays-$tr.tmp" "$OUT/replays-$tr.txt"
+	nrep=$(grep -c '^nfsd-restart ' "$OUT/replays-$tr.txt")
+	aerr=$((aerr + $(grep -c '^NONE ' "$OUT/replays-$tr.txt")))
 	aerr=$((aerr + $(echo " $sum" | sed -n 's/.* checker_errors=\([0-9]*\).*/\1/p')0 / 10))
 	nf=$(grep -c . "$OUT/faults-$tr.txt")
 	nrec=$(awk '$5 != "-"' "$OUT/faults-$tr.txt" | grep -c .)
@@ -288,6 +305,7 @@ report() {
 		echo "| operations | ${ops:-none} |"
 		echo "| verify errors (fio, checker) | $verr |"
 		echo "| application errors (failed calls, non-zero exits) | $aerr |"
+		echo "| namespace calls executed twice across an nfsd restart (EEXIST/ENOENT with the call's effect in place: the restart drops NFSv4.1's reply cache; not counted above) | $nrep |"
 		echo "| faults injected / recovered from | $nf / $nrec |"
 		echo "| reconnects seen | $(echo "$sum" | sed -n 's/.*client_negotiations=\([0-9]*\) server_negotiations=\([0-9]*\) connect_count=\([0-9]*\).*/client \1 connections negotiated (mountstats connect_count \3), server \2/p') (2 are the mounts' first) |"
 		echo "| checker | $(echo "$sum" | sed -n 's/.*checker_files=\([0-9]*\).*/\1/p') file read-backs |"
@@ -330,6 +348,12 @@ report() {
 			echo "Errors reported by the tools:"
 			echo
 			vm_lines "$clog" RPCRDMA-SOAK-ERR | head -n 40 | sed 's/^/    /'
+		fi
+		if [ -s "$OUT/replays-$tr.txt" ]; then
+			echo
+			echo "Namespace calls that failed with their effect in place (the nfsd restart they overlapped, or NONE: counted as application errors; client uptime start, end):"
+			echo
+			head -n 40 "$OUT/replays-$tr.txt" | sed 's/^/    /'
 		fi
 		if vm_lines "$clog" RPCRDMA-SOAK-STRANDED | grep -q .; then
 			echo
@@ -425,13 +449,14 @@ soak_pair() {
 	[ -s "$OUT/throughput-$tr.txt" ] && cat "$OUT/throughput-$tr.txt"
 }
 
-# SOAK_REPRO=qp1|sysfs|readwait: a reproducer instead of the soak
+# SOAK_REPRO=qp1|sysfs|readwait|replay: a reproducer instead of the soak
 # (Documentation/soak.md); its verdict lines are INFO
 if [ -n "${SOAK_REPRO:-}" ]; then
 	case $SOAK_REPRO in
 	qp1) msg "SOAK_REPRO=qp1: server eth0 down, nfsd stopped and started, eth0 up; does the mount recover?" ;;
 	sysfs) msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?" ;;
 	readwait) msg "SOAK_REPRO=readwait: forced reconnects under Read-chunk writes; does an nfsd thread block for good?" ;;
+	replay) msg "SOAK_REPRO=replay: namespace calls over RDMA and TCP across nfsd restarts; which fail, and in what state?" ;;
 	esac
 	# readwait: about 4.5 s per reconnect under TCG, two pairs sharing
 	# the cores (300 tries took 1300 s), then its reports
@@ -442,7 +467,7 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 		"$VMDIR/soak/$SOAK_REPRO-repro.sh" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}" \
 		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}" SOAK_REPRO_TRIES="${SOAK_REPRO_TRIES:-}" \
-		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" \
+		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_REPRO_GAP="${SOAK_REPRO_GAP:-}" \
 		"S:SOAK_HUNG_SECS=$([ "$SOAK_REPRO" = readwait ] && echo 10)"
 	rc=$?
 	{ grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG"; grep -ahE 'RPCRDMA-HUNG' "$VM_SLOG" | head -n 120; } |

@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make soak's reproducer of an application error across an nfsd restart
+# (SOAK_REPRO=replay in scripts/vm/soak.sh; Documentation/soak.md, "A
+# namespace call executed twice"): two NFSv4.2 hard mounts of the same
+# server, one over RDMA and one over TCP, each running four loops of
+# calls that are not idempotent (symlink, mkdir, rename, unlink, rmdir)
+# beside 1 MiB O_DIRECT writes that keep the server busy, while the
+# server's nfsd is restarted every SOAK_REPRO_GAP seconds.
+#
+# NFSv4.1 answers a retransmitted call from the session's reply cache,
+# so a call is executed once across reconnects. An nfsd restart ends the
+# sessions and drops that cache: a call the server executed just before
+# the restart, whose reply never reached the client, is sent again on
+# the new session and executed again, which fails (EEXIST, ENOENT) on
+# the state the first execution left. Every failed call is listed with
+# its time and whether the state is what the call was to make ("done":
+# the first execution's effect, so nothing was lost). The same count over
+# TCP says whether the transport has any part in it. The verdict lines
+# are INFO.
+# shellcheck source=scripts/vm/guest/lib.sh
+. /vm/lib.sh
+CTL_PORT=2051
+TRIES=${SOAK_REPRO_TRIES:-20}
+GAP=${SOAK_REPRO_GAP:-14}
+TMNT=/mnt-tcp
+sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
+up() { cut -d' ' -f1 /proc/uptime; }
+
+# call CHECK CMD...: run CMD; on failure print it, its error, and whether
+# CHECK (evaluated afterwards) finds the state the call was to make
+call() {
+	_chk=$1
+	shift
+	_t=$(up)
+	_ops=$((_ops + 1))
+	_msg=$("$@" 2>&1) && return 0
+	_err=$((_err + 1))
+	# the server's state, not the client's dentry cache: a call that
+	# failed after its first execution leaves negative dentries behind
+	echo 2 >/proc/sys/vm/drop_caches
+	if eval "$_chk"; then
+		_done=$((_done + 1))
+		_st="done"
+	else
+		_st="NOT done"
+	fi
+	echo "RPCRDMA-DIAG: replay-$_name: [$_t-$(up)] $* -> ${_msg##*: } (state: $_st)"
+}
+
+# churn NAME DIR: the calls in a loop until /tmp/stop, then the counts
+churn() {
+	_name=$1 _d=$2 _k=0 _ops=0 _err=0 _done=0
+	mkdir -p "$_d"
+	while [ ! -e /tmp/stop ]; do
+		_k=$((_k + 1))
+		# shellcheck disable=SC2016 # CHECKs are evaluated by call()
+		{
+			call '[ "$(readlink "$_d/s$_k")" = t ]' ln -s t "$_d/s$_k"
+			call '[ -d "$_d/m$_k" ]' mkdir "$_d/m$_k"
+			call '[ -L "$_d/r$_k" ] && [ ! -L "$_d/s$_k" ]' mv "$_d/s$_k" "$_d/r$_k"
+			call '[ ! -L "$_d/r$_k" ]' rm "$_d/r$_k"
+			call '[ ! -d "$_d/m$_k" ]' rmdir "$_d/m$_k"
+		}
+	done
+	echo "$_ops $_err $_done" >"/tmp/churn-$_name.done"
+}
+
+# busy DIR: 1 MiB O_DIRECT writes in a loop until /tmp/stop
+busy() {
+	while [ ! -e /tmp/stop ]; do
+		dd if=/dev/zero of="$1" bs=1M count=8 oflag=direct 2>/dev/null
+	done
+}
+
+wait_server || { finish; exit 1; }
+[ "$(sctl ping)" = pong ] ||
+	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
+mount_nfs 4.2 || { finish; exit 1; }
+mkdir -p "$TMNT"
+step "mount $VM_SERVER_IP:/ $TMNT -o vers=4.2,proto=tcp"
+mount.nfs "$VM_SERVER_IP:/" "$TMNT" -o vers=4.2,proto=tcp ||
+	{ status repro-tcp-mount FAIL "mount over TCP failed"; umount_nfs; finish; exit 1; }
+
+for c in 1 2 3 4; do
+	churn "rdma$c" "$MNT/replay-rdma$c" &
+	churn "tcp$c" "$TMNT/replay-tcp$c" &
+done
+busy "$MNT/busy" &
+busy "$TMNT/busy" &
+step "nfsd restarted every $GAP s, $TRIES times (grace period 10 s)"
+n=0
+while [ $n -lt "$TRIES" ]; do
+	n=$((n + 1))
+	sleep "$GAP"
+	sctl nfsd-restart >/dev/null
+done
+sleep "$GAP"
+: >/tmp/stop
+for m in rdma tcp; do
+	ops=0 err=0 done_=0
+	for c in 1 2 3 4; do
+		i=0
+		while [ ! -e "/tmp/churn-$m$c.done" ] && [ $i -lt 120 ]; do
+			sleep 1
+			i=$((i + 1))
+		done
+		[ -e "/tmp/churn-$m$c.done" ] || {
+			status "repro-replay-$m" INFO "loop $c did not end within 120 s of the last restart"
+			continue
+		}
+		read -r o e d <"/tmp/churn-$m$c.done"
+		ops=$((ops + o)) err=$((err + e)) done_=$((done_ + d))
+	done
+	status "repro-replay-$m" INFO "$TRIES nfsd restarts: $ops calls, $err failed; of those, $done_ left the state the call was to make"
+done
+wait
+umount "$TMNT"
+umount_nfs
+finish
