@@ -491,9 +491,10 @@ watchdog() {
 	) &
 }
 
-# diagnose: what both sides say when a mount does not come back
+# diagnose: what both sides say when a mount does not come back, or a
+# check after a fault blocks (watchdog)
 diagnose() {
-	step "not recovered: diagnostics"
+	step "diagnostics: a fault not recovered from, or a blocked check"
 	dmesg | tail -n 40 | sed 's/^/RPCRDMA-DIAG: client dmesg: /'
 	conns | sed 's/^/RPCRDMA-DIAG: client conn: /'
 	grep -a 'xprt:' /proc/self/mountstats | sed 's/^/RPCRDMA-DIAG: client mountstats: /'
