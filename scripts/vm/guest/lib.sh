@@ -110,6 +110,25 @@ expect_kv() {
 # drop_caches: make the next reads go over the wire.
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
+# ns_call CHECK CMD...: run a namespace call (link, symlink, rename,
+# unlink, mkdir, rmdir). Returns 0 when it succeeded; when it failed,
+# NS_MSG is its error and the return is 1 if CHECK (evaluated now) finds
+# the state the call was to make, 2 if not. A call NFSv4.1 executed twice
+# across an nfsd restart fails on its own first effect (make soak's
+# links checks, SOAK_REPRO=replay; Documentation/soak.md). CHECK looks
+# at the server's state, not the client's: the dentries are dropped
+# first, since a failed call leaves negative ones for names the first
+# execution created.
+ns_call() {
+	_nc_chk=$1
+	shift
+	# shellcheck disable=SC2034 # read by the callers
+	NS_MSG=$("$@" 2>&1) && return 0
+	echo 2 >/proc/sys/vm/drop_caches
+	eval "$_nc_chk" && return 1
+	return 2
+}
+
 # ---- client side -------------------------------------------------------
 
 # wait_server: wait (once, up to 120 s) until the server's nfsd is

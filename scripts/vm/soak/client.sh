@@ -238,7 +238,7 @@ links() {
 	_d=$M42/links _ops=0 _v=0 _e=0 _r=0
 	for _k in $(seq 20); do
 		echo "links $1 $_k" >"$_d/f$_k" || _e=$((_e + 1))
-		# shellcheck disable=SC2016 # the checks are evaluated by lcall
+		# shellcheck disable=SC2016 # the checks are evaluated by ns_call
 		lcall "$1" '[ "$(stat -c %i "$_d/h$_k")" = "$(stat -c %i "$_d/f$_k")" ]' \
 			ln "$_d/f$_k" "$_d/h$_k"
 		# shellcheck disable=SC2016
@@ -257,31 +257,30 @@ links() {
 	echo "RPCRDMA-SOAK-OPS: links $1 ops=$_ops rc=0 verify=$_v errors=$_e replayed=$_r hard and symbolic links"
 }
 
-# lcall ITERATION CHECK CMD...: one of links' namespace calls. A call
-# that fails although CHECK (evaluated afterwards) finds the state it was
-# to make may have been executed twice: NFSv4.1's reply cache answers a
-# retransmission within a session, but an nfsd restart ends the sessions,
-# and a call the server executed just before it is executed again on the
-# new session (EEXIST, ENOENT; SOAK_REPRO=replay shows it over TCP too).
-# Such a call is listed as RPCRDMA-SOAK-REPLAY with its time and counted
-# in replayed=; the host accepts it only when it overlaps an nfsd
+# lcall ITERATION CHECK CMD...: one of links' namespace calls (ns_call).
+# A failed call whose effect is in place may have been executed twice:
+# NFSv4.1's reply cache answers a retransmission within a session, but an
+# nfsd restart ends the sessions (SOAK_REPRO=replay shows it over TCP
+# too). Such a call is listed as RPCRDMA-SOAK-REPLAY with its time and
+# counted in replayed=; the host accepts it only when it overlaps an nfsd
 # restart, and counts it as an application error otherwise. Any other
 # failure is an application error here.
 lcall() {
-	_i=$1 _chk=$2
-	shift 2
+	_i=$1
+	shift
 	_t=$(up)
-	_m=$("$@" 2>&1) && return 0
-	# the server's state, not the client's dentry cache: a call that
-	# failed after its first execution leaves negative dentries behind
-	echo 2 >/proc/sys/vm/drop_caches
-	if eval "$_chk"; then
+	ns_call "$@"
+	case $? in
+	0) ;;
+	1)
 		_r=$((_r + 1))
-		echo "RPCRDMA-SOAK-REPLAY: $_t $(up) links $_i: $*: ${_m##*: }"
-	else
+		shift
+		echo "RPCRDMA-SOAK-REPLAY: $_t $(up) links $_i: $*: ${NS_MSG##*: }" ;;
+	*)
 		_e=$((_e + 1))
-		echo "RPCRDMA-SOAK-ERR: links $_i: [$_t-$(up)] $*: $_m"
-	fi
+		shift
+		echo "RPCRDMA-SOAK-ERR: links $_i: [$_t-$(up)] $*: $NS_MSG" ;;
+	esac
 }
 
 # dbench: the NetBench client profile Debian ships (a prefix of it that

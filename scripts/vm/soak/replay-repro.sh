@@ -3,7 +3,7 @@
 #
 # make soak's reproducer of an application error across an nfsd restart
 # (SOAK_REPRO=replay in scripts/vm/soak.sh; Documentation/soak.md, "A
-# namespace call executed twice"): two NFSv4.2 hard mounts of the same
+# call executed twice across an nfsd restart"): two NFSv4.2 hard mounts of the same
 # server, one over RDMA and one over TCP, each running four loops of
 # calls that are not idempotent (symlink, mkdir, rename, unlink, rmdir)
 # beside 1 MiB O_DIRECT writes that keep the server busy, while the
@@ -28,25 +28,21 @@ TMNT=/mnt-tcp
 sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 up() { cut -d' ' -f1 /proc/uptime; }
 
-# call CHECK CMD...: run CMD; on failure print it, its error, and whether
-# CHECK (evaluated afterwards) finds the state the call was to make
+# call CHECK CMD...: one namespace call (ns_call); a failure is printed
+# with its error and whether its effect is in place ("done": the first
+# execution's, so nothing was lost)
 call() {
-	_chk=$1
-	shift
 	_t=$(up)
 	_ops=$((_ops + 1))
-	_msg=$("$@" 2>&1) && return 0
+	ns_call "$@"
+	case $? in
+	0) return 0 ;;
+	1) _done=$((_done + 1)) _st="done" ;;
+	*) _st="NOT done" ;;
+	esac
 	_err=$((_err + 1))
-	# the server's state, not the client's dentry cache: a call that
-	# failed after its first execution leaves negative dentries behind
-	echo 2 >/proc/sys/vm/drop_caches
-	if eval "$_chk"; then
-		_done=$((_done + 1))
-		_st="done"
-	else
-		_st="NOT done"
-	fi
-	echo "RPCRDMA-DIAG: replay-$_name: [$_t-$(up)] $* -> ${_msg##*: } (state: $_st)"
+	shift
+	echo "RPCRDMA-DIAG: replay-$_name: [$_t-$(up)] $* -> ${NS_MSG##*: } (state: $_st)"
 }
 
 # churn NAME DIR: the calls in a loop until /tmp/stop, then the counts
@@ -55,7 +51,7 @@ churn() {
 	mkdir -p "$_d"
 	while [ ! -e /tmp/stop ]; do
 		_k=$((_k + 1))
-		# shellcheck disable=SC2016 # CHECKs are evaluated by call()
+		# shellcheck disable=SC2016 # CHECKs are evaluated by ns_call
 		{
 			call '[ "$(readlink "$_d/s$_k")" = t ]' ln -s t "$_d/s$_k"
 			call '[ -d "$_d/m$_k" ]' mkdir "$_d/m$_k"
@@ -98,24 +94,17 @@ while [ $n -lt "$TRIES" ]; do
 done
 sleep "$GAP"
 : >/tmp/stop
+# the loops see /tmp/stop after their current call (the VM's time budget
+# covers one that never returns)
+wait
 for m in rdma tcp; do
 	ops=0 err=0 done_=0
 	for c in 1 2 3 4; do
-		i=0
-		while [ ! -e "/tmp/churn-$m$c.done" ] && [ $i -lt 120 ]; do
-			sleep 1
-			i=$((i + 1))
-		done
-		[ -e "/tmp/churn-$m$c.done" ] || {
-			status "repro-replay-$m" INFO "loop $c did not end within 120 s of the last restart"
-			continue
-		}
 		read -r o e d <"/tmp/churn-$m$c.done"
 		ops=$((ops + o)) err=$((err + e)) done_=$((done_ + d))
 	done
 	status "repro-replay-$m" INFO "$TRIES nfsd restarts: $ops calls, $err failed; of those, $done_ left the state the call was to make"
 done
-wait
 umount "$TMNT"
 umount_nfs
 finish
