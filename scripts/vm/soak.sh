@@ -34,8 +34,9 @@
 #   SOAK_TRACE=1  record rdma_cma and rpcrdma connect events on both
 #                 sides, printed when a mount does not recover, and as
 #                 RPCRDMA-TRACE: slow-N lines (client.log) when fault N took
-#                 more than SOAK_SLOW_TRACE seconds (default 8); hung tasks
-#                 report after 30 s
+#                 more than SOAK_SLOW_TRACE seconds (default 8), the
+#                 client's last SOAK_TRACE_LINES lines (400; 0: all); hung
+#                 tasks report after 30 s
 #   SOAK_TRACE_EVENTS  with SOAK_TRACE=1: more tracepoints, "system/event"
 #                 separated by spaces (e.g. rpcrdma/xprtrdma_mr_localinv);
 #                 the events of the RPCs still outstanding at a hang and of
@@ -434,6 +435,7 @@ soak_pair() {
 		SOAK_SEED="$SEED" SOAK_PLAN="$plan" SOAK_SECONDS="$SECS" \
 		SOAK_MIN_ROUNDS="${SOAK_MIN_ROUNDS:-1}" SOAK_TRACE="${SOAK_TRACE:-0}" \
 		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_SLOW_TRACE="${SOAK_SLOW_TRACE:-8}" \
+		SOAK_TRACE_LINES="${SOAK_TRACE_LINES:-400}" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-180}" SOAK_CFGS="${SOAK_CFGS:-}" \
 		SOAK_LOAD="${SOAK_LOAD:-}" SERVER_THREADS=8
 	rc=$?

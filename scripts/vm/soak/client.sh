@@ -550,13 +550,17 @@ trace_stuck() {
 # seconds to recover from: print the client's connection events since
 # uptime FROM (a second early) and the server's latest ones, so a report
 # shows which step waited (a connect delayed by the reconnect backoff, a
-# rejected or unreachable attempt, a retransmit timer)
+# rejected or unreachable attempt, a retransmit timer). The client's part
+# keeps its last SOAK_TRACE_LINES lines (400; 0 keeps them all, for a fault
+# whose first events matter, such as a slow device removal)
 SLOW_TRACE=${SOAK_SLOW_TRACE:-8}
+TRACE_LINES=${SOAK_TRACE_LINES:-400}
 trace_slow() {
 	grep -av '^#' "$TRACING/trace" | awk -v from="$2" '{
 		for (i = 1; i <= NF; i++)
 			if ($i ~ /^[0-9]+\.[0-9]+:$/) { if ($i + 0 >= from - 1) print; break }
-	}' | tail -n 400 | sed "s/^/RPCRDMA-TRACE: slow-$1 client /"
+	}' | if [ "$TRACE_LINES" = 0 ]; then cat; else tail -n "$TRACE_LINES"; fi |
+		sed "s/^/RPCRDMA-TRACE: slow-$1 client /"
 	sctl trace 300 | sed "s/^/RPCRDMA-TRACE: slow-$1 server /"
 }
 
