@@ -70,6 +70,11 @@
 #                 SOAK_REPRO_TRIES (20) times: each failed call and the
 #                 state it left (soak/replay-repro.sh;
 #                 build/soak/replay-repro.txt)
+#   SOAK_REPRO=removal  instead of the soak, the client's rxe0 deleted
+#                 under a write load, alone and with a second rxe link,
+#                 SOAK_REPRO_TRIES (2) times each: how long the removal
+#                 takes, and why (soak/removal-repro.sh;
+#                 build/soak/removal-repro.txt; rxe only)
 #   SOAK_CLIENT_KO=stock  Debian's rpcrdma.ko on the client, this module on
 #                 the server: the client's parameters and negotiation checks
 #                 are skipped, and "params" is a forced reconnect only
@@ -162,7 +167,10 @@ case ${SOAK_REPRO:-} in
 qp1 | sysfs | readwait | replay)
 	# a reproducer runs on VM_RDMA's transport
 	TRANSPORTS=$VM_RDMA ;;
-*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall), readwait (wedged nfsd threads) or replay (a call executed twice across an nfsd restart)" ;;
+removal)
+	[ "$VM_RDMA" = rxe ] || die "SOAK_REPRO=removal deletes and re-adds rxe links: run it with VM_RDMA=rxe"
+	TRANSPORTS=rxe ;;
+*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall), readwait (wedged nfsd threads), replay (a call executed twice across an nfsd restart) or removal (a slow rxe removal)" ;;
 esac
 if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ]; then
 	vm_ensure_siw
@@ -451,7 +459,7 @@ soak_pair() {
 	[ -s "$OUT/throughput-$tr.txt" ] && cat "$OUT/throughput-$tr.txt"
 }
 
-# SOAK_REPRO=qp1|sysfs|readwait|replay: a reproducer instead of the soak
+# SOAK_REPRO=qp1|sysfs|readwait|replay|removal: a reproducer instead of the soak
 # (Documentation/soak.md); its verdict lines are INFO
 if [ -n "${SOAK_REPRO:-}" ]; then
 	case $SOAK_REPRO in
@@ -459,6 +467,7 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 	sysfs) msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?" ;;
 	readwait) msg "SOAK_REPRO=readwait: forced reconnects under Read-chunk writes; does an nfsd thread block for good?" ;;
 	replay) msg "SOAK_REPRO=replay: namespace calls over RDMA and TCP across nfsd restarts; which fail, and in what state?" ;;
+	removal) msg "SOAK_REPRO=removal: the client's rxe0 deleted under load, alone and beside a second rxe link; how long does the removal take?" ;;
 	esac
 	# readwait: about 4.5 s per reconnect under TCG, two pairs sharing
 	# the cores (300 tries took 1300 s), then its reports

@@ -129,6 +129,15 @@ ns_call() {
 	return 2
 }
 
+# ---- the soak's control channel (scripts/vm/soak/) ---------------------
+
+# CTL_PORT: where the soak's server.sh takes requests from the client
+CTL_PORT=2051
+# sctl COMMAND ARGS: one request on the soak server's control channel
+sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
+# up: the guest's uptime in seconds, to the hundredth
+up() { cut -d' ' -f1 /proc/uptime; }
+
 # ---- client side -------------------------------------------------------
 
 # wait_server: wait (once, up to 120 s) until the server's nfsd is

@@ -28,19 +28,14 @@
 M42=/mnt
 M41=/mnt41
 S=/tmp/soak
-CTL_PORT=2051
 GAP=${SOAK_GAP:-4}
 RECOVER_MAX=${SOAK_RECOVER_MAX:-180}
 SECS=${SOAK_SECONDS:-150}
 NEG=$TRACING/instances/soak
 mkdir -p "$S" "$M41"
 
-up() { cut -d' ' -f1 /proc/uptime; }
 # now: uptime in whole seconds
 now() { _u=$(up); echo "${_u%.*}"; }
-
-# sctl COMMAND ARGS: one request on the server's control channel
-sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 
 # ---- parameter configurations ------------------------------------------
 # name:client read:client write:client pdata:client reminv:server max_req:

@@ -15,9 +15,7 @@
 # module): "repro-recovered INFO no" reproduces it.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
-CTL_PORT=2051
 WAIT=${SOAK_RECOVER_MAX:-300}
-sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 gsi() { grep -E 'lqpn 1 .*type GSI|type GSI' | sed 's/  */ /g'; }
 
 if [ "${SOAK_TRACE:-0}" = 1 ]; then

@@ -22,13 +22,10 @@
 # test do (SOAK_SERVER_KO, SOAK_CLIENT_KO, RPCRDMA_KO, SIW_UPSTREAM).
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
-CTL_PORT=2051
 TRIES=${SOAK_REPRO_TRIES:-150}
-sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 # sctl_slow: for a command that reads the whole trace buffer first (nc's
 # -w ends the request after that many seconds without output)
 sctl_slow() { echo "$*" | timeout 120 nc -w 100 "$VM_SERVER_IP" "$CTL_PORT"; }
-up() { cut -d' ' -f1 /proc/uptime; }
 # hung_now: the server's count of blocked tasks, "?" without an answer
 # (a server restarting nfsd behind blocked threads may not answer)
 hung_now() {

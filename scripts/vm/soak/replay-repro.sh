@@ -21,12 +21,9 @@
 # are INFO.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
-CTL_PORT=2051
 TRIES=${SOAK_REPRO_TRIES:-20}
 GAP=${SOAK_REPRO_GAP:-14}
 TMNT=/mnt-tcp
-sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
-up() { cut -d' ' -f1 /proc/uptime; }
 
 # call CHECK CMD...: one namespace call (ns_call); a failure is printed
 # with its error and whether its effect is in place ("done": the first

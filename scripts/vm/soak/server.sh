@@ -35,7 +35,6 @@
 
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
-CTL_PORT=2051
 NEG=$TRACING/instances/soak
 
 # rdma_dev: the soft-RDMA link name this guest created at boot

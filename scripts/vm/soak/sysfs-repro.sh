@@ -19,9 +19,7 @@
 # the stall is sunrpc's (sunrpc.ko), with either rpcrdma.ko.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
-CTL_PORT=2051
 TRIES=${SOAK_REPRO_TRIES:-40}
-sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 
 # xprt_dir: the sysfs directory of the mount's transport (the only one
 # to the server: the control channel is plain TCP outside sunrpc)
