@@ -75,6 +75,13 @@
 #                 SOAK_REPRO_TRIES (2) times each: how long the removal
 #                 takes, and why (soak/removal-repro.sh;
 #                 build/soak/removal-repro.txt; rxe only)
+#   SOAK_REPRO=dirdeleg  instead of the soak, a create in the root of an
+#                 NFSv4.2 mount while an idle NFSv4.1 mount of the same
+#                 server holds a directory delegation on it, both
+#                 transports just disconnected: does it finish?
+#                 (soak/dirdeleg-repro.sh; build/soak/dirdeleg-repro.txt;
+#                 SOAK_REPRO_PROTO=tcp without RDMA, SOAK_REPRO_DIRDELEG=0
+#                 the client's directory delegations off)
 #   SOAK_CLIENT_KO=stock  Debian's rpcrdma.ko on the client, this module on
 #                 the server: the client's parameters and negotiation checks
 #                 are skipped, and "params" is a forced reconnect only
@@ -164,13 +171,13 @@ for tr in $TRANSPORTS; do
 done
 case ${SOAK_REPRO:-} in
 '') ;;
-qp1 | sysfs | readwait | replay)
+qp1 | sysfs | readwait | replay | dirdeleg)
 	# a reproducer runs on VM_RDMA's transport
 	TRANSPORTS=$VM_RDMA ;;
 removal)
 	[ "$VM_RDMA" = rxe ] || die "SOAK_REPRO=removal deletes and re-adds rxe links: run it with VM_RDMA=rxe"
 	TRANSPORTS=rxe ;;
-*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall), readwait (wedged nfsd threads), replay (a call executed twice across an nfsd restart) or removal (a slow rxe removal)" ;;
+*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall), readwait (wedged nfsd threads), replay (a call executed twice across an nfsd restart), removal (a slow rxe removal) or dirdeleg (a create behind a lost recall)" ;;
 esac
 if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ]; then
 	vm_ensure_siw
@@ -459,7 +466,7 @@ soak_pair() {
 	[ -s "$OUT/throughput-$tr.txt" ] && cat "$OUT/throughput-$tr.txt"
 }
 
-# SOAK_REPRO=qp1|sysfs|readwait|replay|removal: a reproducer instead of the soak
+# SOAK_REPRO=qp1|sysfs|readwait|replay|removal|dirdeleg: a reproducer instead of the soak
 # (Documentation/soak.md); its verdict lines are INFO
 if [ -n "${SOAK_REPRO:-}" ]; then
 	case $SOAK_REPRO in
@@ -467,6 +474,7 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 	sysfs) msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?" ;;
 	readwait) msg "SOAK_REPRO=readwait: forced reconnects under Read-chunk writes; does an nfsd thread block for good?" ;;
 	replay) msg "SOAK_REPRO=replay: namespace calls over RDMA and TCP across nfsd restarts; which fail, and in what state?" ;;
+	dirdeleg) msg "SOAK_REPRO=dirdeleg: a create in the root while the other mount holds a directory delegation and both just reconnected; does it finish?" ;;
 	removal) msg "SOAK_REPRO=removal: the client's rxe0 deleted under load, alone and beside a second rxe link; how long does the removal take?" ;;
 	esac
 	# readwait: about 4.5 s per reconnect under TCG, two pairs sharing
@@ -479,6 +487,7 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}" \
 		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}" SOAK_REPRO_TRIES="${SOAK_REPRO_TRIES:-}" \
 		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_REPRO_GAP="${SOAK_REPRO_GAP:-}" \
+		SOAK_REPRO_PROTO="${SOAK_REPRO_PROTO:-}" SOAK_REPRO_DIRDELEG="${SOAK_REPRO_DIRDELEG:-}" \
 		"S:SOAK_HUNG_SECS=$([ "$SOAK_REPRO" = readwait ] && echo 10)"
 	rc=$?
 	{ grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG"; grep -ahE 'RPCRDMA-HUNG' "$VM_SLOG" | head -n 120; } |

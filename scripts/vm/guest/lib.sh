@@ -138,6 +138,17 @@ sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 # up: the guest's uptime in seconds, to the hundredth
 up() { cut -d' ' -f1 /proc/uptime; }
 
+# nfs_waiters: every task whose kernel stack is in NFS or sunrpc, with
+# its state and stack on one line (SysRq w shows only D tasks; a task
+# retrying NFS4ERR_DELAY sleeps interruptibly and holds its locks)
+nfs_waiters() {
+	for _p in /proc/[0-9]*; do
+		_st=$(cat "$_p/stack" 2>/dev/null) || continue
+		case $_st in *nfs* | *rpc_* | *__rpc*) ;; *) continue ;; esac
+		echo "${_p#/proc/} $(cat "$_p/comm") $(sed -n 's/^State:[[:space:]]*//p' "$_p/status"): $(echo "$_st" | sed 's/^\[<[0-9a-f]*>\] //; s/+0x[0-9a-f/x]*//' | paste -sd' ' -)"
+	done 2>/dev/null | head -n 40
+}
+
 # ---- client side -------------------------------------------------------
 
 # wait_server: wait (once, up to 120 s) until the server's nfsd is

@@ -498,6 +498,8 @@ diagnose() {
 	sleep 1
 	dmesg | sed -n '/sysrq: Show Blocked State/,$p' | tail -n 300 | sed 's/^/RPCRDMA-DIAG: client blocked: /'
 	sctl blocked | sed 's/^/RPCRDMA-DIAG: server blocked: /'
+	nfs_waiters | sed 's/^/RPCRDMA-DIAG: client nfs task: /'
+	sctl delegs | sed 's/^/RPCRDMA-DIAG: server deleg: /'
 	sctl conns | sed 's/^/RPCRDMA-DIAG: server conn: /'
 	{ rdma link show; ip -s link show eth0; rdma resource show qp; rdma statistic show; ping -c 2 -W 2 "$VM_SERVER_IP"; } 2>&1 | sed 's/^/RPCRDMA-DIAG: client link: /'
 	sctl links | sed 's/^/RPCRDMA-DIAG: server link: /'

@@ -4,7 +4,8 @@
 # make soak's reproducer of the slow removal of the client's rxe device
 # (SOAK_REPRO=removal in scripts/vm/soak.sh; Documentation/soak.md): one
 # NFSv4.2 mount over rxe with a write loop, then SOAK_REPRO_TRIES (2)
-# rounds of two removals of rxe0 ("rdma link delete", re-added 2 s later):
+# rounds of two removals of rxe0 ("rdma link delete", re-added when it
+# returns):
 #   alone   rxe0 is the only rxe link, so it holds rxe's UDP socket
 #           (port 4791) alone;
 #   shared  a second link, rxe_lo on lo, holds the socket too.
@@ -13,9 +14,9 @@
 # DREP, or when the DREQ's retries time out (status -110). A kernel whose
 # "rdma link delete" closes rxe's socket before it unregisters the device
 # no longer receives the DREP while it waits, unless another link holds
-# the socket. Each removal prints its time, whether port 4791 was still
-# open during it, and the status of each DISCONNECTED event. The verdict
-# lines are INFO.
+# the socket. Each removal prints its time, whether port 4791 was open
+# 2 s after it began, and the status of each DISCONNECTED event. The
+# verdict lines are INFO.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 TRIES=${SOAK_REPRO_TRIES:-2}
@@ -46,13 +47,12 @@ answers() {
 removal() {
 	: >"$TRACING/trace"
 	_t0=$(up)
-	rdma link delete rxe0 &
+	{ rdma link delete rxe0; echo "$? $(up)" >/tmp/removal.end; } &
 	_pid=$!
 	sleep 2
 	_udp=$(udp4791)
 	wait $_pid
-	_rc=$?
-	_t1=$(up)
+	read -r _rc _t1 </tmp/removal.end
 	rdma link add rxe0 type rxe netdev eth0 ||
 		status "removal-$1-readd" FAIL "rdma link add rxe0 failed"
 	_disc=$(grep -a ' DISCONNECTED ' "$TRACING/trace" |
@@ -60,7 +60,7 @@ removal() {
 	_secs=$(echo "$_t0 $_t1" | awk '{ printf "%.1f", $2 - $1 }')
 	if answers "$1"; then _ans="answered $(echo "$_t1 $(up)" | awk '{ printf "%.1f", $2 - $1 }')s after the re-add"
 	else _ans="no answer ${WAIT}s after the re-add"; fi
-	status "removal-$1-$2" INFO "rdma link delete rc=$_rc took ${_secs}s; port 4791 $_udp 2 s in; DISCONNECTED (event/status): ${_disc:-none}; mount $_ans"
+	status "removal-$1-$2" INFO "rdma link delete rc=$_rc took ${_secs}s; port 4791 $_udp at +2 s; DISCONNECTED (event/status): ${_disc:-none}; mount $_ans"
 	echo "RPCRDMA-SOAK-REMOVAL: $2 $_secs"
 }
 

@@ -69,6 +69,16 @@ qp1_watch() {
 	echo 1 >"$QP1/tracing_on"
 }
 
+# delegs: see ctl's delegs
+delegs() {
+	grep -a DELEG /proc/locks | sed 's/^/locks: /'
+	for _c in /proc/fs/nfsd/clients/*; do
+		[ -e "$_c/info" ] || continue
+		echo "client ${_c##*/}: $(grep -aE '^(minor version|callback state|status):' "$_c/info" | paste -sd' ' -)"
+		grep -a 'type: deleg' "$_c/states" 2>/dev/null | sed "s/^/client ${_c##*/} state: /"
+	done
+}
+
 ctl() {
 	read -r _cmd _a _b _c _d
 	case $_cmd in
@@ -125,6 +135,17 @@ ctl() {
 		sleep 1
 		dmesg | sed -n '/sysrq: Show Blocked State/,$p' | tail -n 300 ;;
 	trace) grep -av '^#' "$TRACING/trace" | grep -v svcrdma_post_send | tail -n "${_a:-400}" ;;
+	# the delegations nfsd holds leases for (/proc/locks DELEG lines:
+	# BREAKING while a recall is outstanding) and each NFSv4 client's
+	# callback state and delegations
+	delegs) delegs ;;
+	# expire the NFSv4 client of minor version _a (the admin's way out of
+	# a recall that never completes)
+	expire)
+		for _c in /proc/fs/nfsd/clients/*; do
+			grep -q "^minor version: $_a\$" "$_c/info" 2>/dev/null || continue
+			echo expire >"$_c/ctl" && echo "expired client ${_c##*/}"
+		done ;;
 	# (SOAK_TRACE=1) per connection the client closed: seconds from its
 	# DISCONNECTED event to the transport's detach (which an nfsd thread
 	# runs). The RDMA CM traces rdma_disconnect() for InfiniBand and RoCE

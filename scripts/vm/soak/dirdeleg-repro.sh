@@ -1,0 +1,96 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# make soak's reproducer of a create that never completes (SOAK_REPRO=dirdeleg
+# in scripts/vm/soak.sh; Documentation/soak.md). Two mounts of the server's
+# root, NFSv4.2 on /mnt (A) and NFSv4.1 on /mnt41 (B): two NFSv4 clients to
+# nfsd. Over SOAK_REPRO_PROTO (rdma; or tcp, where no RDMA is involved).
+# Per try (SOAK_REPRO_TRIES, 1):
+#  1. B looks at its root: a client that asks for directory delegations
+#     (7.x, nfsv4.directory_delegations) gets one on the root;
+#  2. both transports are made to disconnect (sunrpc's sysfs), as a fault
+#     does; B stays idle, so its backchannel stays down;
+#  3. A creates a file in the root: nfsd must recall B's delegation first,
+#     and answers NFS4ERR_DELAY until then.
+# The create should finish once B returns the delegation or nfsd revokes it
+# (one lease, 90 s). It is given SOAK_REPRO_GAP (200) s; if it has not
+# finished, the server expires client B (/proc/fs/nfsd/clients/N/ctl), the
+# administrator's way out, and the create is given 30 s more. Printed: the
+# delegations before, the create's time, the waiting tasks and the
+# server's delegation state. SOAK_REPRO_DIRDELEG=0 turns the client's
+# directory delegations off for an A/B. The verdict lines are INFO.
+# shellcheck source=scripts/vm/guest/lib.sh
+. /vm/lib.sh
+TRIES=${SOAK_REPRO_TRIES:-1}
+HOLD=${SOAK_REPRO_GAP:-200}
+PROTO=${SOAK_REPRO_PROTO:-rdma}
+M41=/mnt41
+PARAM=/sys/module/nfsv4/parameters/directory_delegations
+
+# mnt VERS DIR: mount the server's root over PROTO
+mnt() {
+	if [ "$PROTO" = rdma ]; then _o="vers=$1,proto=rdma,port=20049"; else _o="vers=$1,proto=tcp"; fi
+	step "mount $VM_SERVER_IP:/ $2 -o $_o"
+	mount.nfs "$VM_SERVER_IP:/" "$2" -o "$_o" ||
+		{ status "repro-mount-v$1" FAIL "mount -o $_o failed"; finish; exit 1; }
+}
+
+# waited SECS: wait up to SECS s for the create (/tmp/create.ok); prints
+# how long it waited
+waited() {
+	_w=0
+	while [ ! -e /tmp/create.ok ] && [ $_w -lt "$1" ]; do
+		sleep 1
+		_w=$((_w + 1))
+	done
+	echo $_w
+}
+
+wait_server || { finish; exit 1; }
+[ "$(sctl ping)" = pong ] ||
+	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
+if [ -e "$PARAM" ]; then
+	[ -n "${SOAK_REPRO_DIRDELEG:-}" ] && echo "$SOAK_REPRO_DIRDELEG" >"$PARAM"
+	DD=$(cat "$PARAM")
+else
+	DD="(no such parameter: this client never asks)"
+fi
+status repro-dirdeleg-setup INFO "proto=$PROTO, nfsv4.directory_delegations=$DD, $TRIES try(s), ${HOLD}s each"
+mkdir -p "$M41"
+mnt 4.2 "$MNT"
+mnt 4.1 "$M41"
+n=0
+while [ $n -lt "$TRIES" ]; do
+	n=$((n + 1))
+	# B's root is looked up again (ACCESS, then GETATTR asking for the
+	# delegation)
+	echo 2 >/proc/sys/vm/drop_caches
+	ls -la "$M41" >/dev/null && stat "$M41" >/dev/null && sleep 1 && stat "$M41" >/dev/null
+	sctl delegs | sed "s/^/RPCRDMA-DIAG: try $n before: server deleg: /"
+	reconnect || break
+	sleep 2
+	rm -f /tmp/create.ok
+	t0=$(up)
+	(: >"$MNT/created-$n" && : >/tmp/create.ok) &
+	w=$(waited "$HOLD")
+	if [ -e /tmp/create.ok ]; then
+		status "repro-dirdeleg-$n" INFO "create in A's root finished after $(echo "$t0 $(up)" | awk '{ printf "%.1f", $2 - $1 }')s"
+		continue
+	fi
+	status "repro-dirdeleg-$n" INFO "create in A's root still waiting after ${w}s"
+	nfs_waiters | sed "s/^/RPCRDMA-DIAG: try $n client nfs task: /"
+	grep -a 'xprt:' /proc/self/mountstats | sed "s/^/RPCRDMA-DIAG: try $n client mountstats: /"
+	sctl delegs | sed "s/^/RPCRDMA-DIAG: try $n stuck: server deleg: /"
+	sctl expire 1 | sed "s/^/RPCRDMA-DIAG: try $n server: /"
+	w=$(waited 30)
+	if [ -e /tmp/create.ok ]; then
+		status "repro-dirdeleg-$n-expired" INFO "client B expired: the create finished ${w}s later"
+	else
+		status "repro-dirdeleg-$n-expired" INFO "client B expired: the create still waits ${w}s later"
+		break
+	fi
+done
+sctl delegs | sed 's/^/RPCRDMA-DIAG: end: server deleg: /'
+umount "$M41"
+umount_nfs
+finish
