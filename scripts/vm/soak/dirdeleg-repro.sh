@@ -17,7 +17,7 @@
 # finished, the server expires client B (/proc/fs/nfsd/clients/N/ctl), the
 # administrator's way out, and the create is given 30 s more. Printed: the
 # delegations before, the create's time, the waiting tasks and the
-# server's delegation state. SOAK_REPRO_DIRDELEG=0 turns the client's
+# server's delegation state and callback events. SOAK_REPRO_DIRDELEG=0 turns the client's
 # directory delegations off for an A/B. The verdict lines are INFO.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
@@ -49,6 +49,8 @@ waited() {
 wait_server || { finish; exit 1; }
 [ "$(sctl ping)" = pong ] ||
 	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
+# the parameter appears with nfsv4.ko, which the first mount would load
+modprobe -q nfsv4
 if [ -e "$PARAM" ]; then
 	[ -n "${SOAK_REPRO_DIRDELEG:-}" ] && echo "$SOAK_REPRO_DIRDELEG" >"$PARAM"
 	DD=$(cat "$PARAM")
@@ -56,6 +58,7 @@ else
 	DD="(no such parameter: this client never asks)"
 fi
 status repro-dirdeleg-setup INFO "proto=$PROTO, nfsv4.directory_delegations=$DD, $TRIES try(s), ${HOLD}s each"
+sctl cbtrace | sed 's/^/RPCRDMA-DIAG: server: /'
 mkdir -p "$M41"
 mnt 4.2 "$MNT"
 mnt 4.1 "$M41"
@@ -75,12 +78,14 @@ while [ $n -lt "$TRIES" ]; do
 	w=$(waited "$HOLD")
 	if [ -e /tmp/create.ok ]; then
 		status "repro-dirdeleg-$n" INFO "create in A's root finished after $(echo "$t0 $(up)" | awk '{ printf "%.1f", $2 - $1 }')s"
+		sctl trace 300 | grep -a ' nfsd_' | sed "s/^/RPCRDMA-TRACE: try $n server /"
 		continue
 	fi
 	status "repro-dirdeleg-$n" INFO "create in A's root still waiting after ${w}s"
 	nfs_waiters | sed "s/^/RPCRDMA-DIAG: try $n client nfs task: /"
 	grep -a 'xprt:' /proc/self/mountstats | sed "s/^/RPCRDMA-DIAG: try $n client mountstats: /"
 	sctl delegs | sed "s/^/RPCRDMA-DIAG: try $n stuck: server deleg: /"
+	sctl trace 300 | grep -a ' nfsd_' | sed "s/^/RPCRDMA-TRACE: try $n server /"
 	sctl expire 1 | sed "s/^/RPCRDMA-DIAG: try $n server: /"
 	w=$(waited 30)
 	if [ -e /tmp/create.ok ]; then

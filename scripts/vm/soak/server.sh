@@ -139,6 +139,18 @@ ctl() {
 	# BREAKING while a recall is outstanding) and each NFSv4 client's
 	# callback state and delegations
 	delegs) delegs ;;
+	# record nfsd's callbacks (SOAK_REPRO=dirdeleg): queued, started,
+	# prepared (the recall's revoke timer is armed there), done, destroyed,
+	# and the callback channel's state; "trace" prints them
+	cbtrace)
+		_n=0
+		for _e in cb_queue cb_start cb_rpc_prepare cb_rpc_done cb_destroy \
+			cb_restart cb_recall cb_recall_done cb_lost cb_new_state \
+			cb_probe cb_setup cb_bc_update cb_bc_shutdown cb_shutdown stid_revoke; do
+			echo 1 >"$TRACING/events/nfsd/nfsd_$_e/enable" 2>/dev/null && _n=$((_n + 1))
+		done
+		echo 1 >"$TRACING/tracing_on"
+		echo "$_n nfsd callback events on" ;;
 	# expire the NFSv4 client of minor version _a (the admin's way out of
 	# a recall that never completes)
 	expire)
