@@ -17,8 +17,9 @@
 # finished, the server expires client B (/proc/fs/nfsd/clients/N/ctl), the
 # administrator's way out, and the create is given 30 s more. Printed: the
 # delegations before, the create's time, the waiting tasks and the
-# server's delegation state and callback events. SOAK_REPRO_DIRDELEG=0 turns the client's
-# directory delegations off for an A/B. The verdict lines are INFO.
+# server's delegation state and callback events. SOAK_REPRO_DIRDELEG=0
+# turns the client's directory delegations off for an A/B. The verdict
+# lines are INFO.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 TRIES=${SOAK_REPRO_TRIES:-1}
