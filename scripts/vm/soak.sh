@@ -81,7 +81,9 @@
 #                 transports just disconnected: does it finish?
 #                 (soak/dirdeleg-repro.sh; build/soak/dirdeleg-repro.txt;
 #                 SOAK_REPRO_PROTO=tcp without RDMA, SOAK_REPRO_DIRDELEG=0
-#                 the client's directory delegations off)
+#                 the client's directory delegations off,
+#                 SOAK_REPRO_OBJ=file an append to a file whose write
+#                 delegation the other mount holds)
 #   SOAK_CLIENT_KO=stock  Debian's rpcrdma.ko on the client, this module on
 #                 the server: the client's parameters and negotiation checks
 #                 are skipped, and "params" is a forced reconnect only
@@ -488,6 +490,7 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}" SOAK_REPRO_TRIES="${SOAK_REPRO_TRIES:-}" \
 		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_REPRO_GAP="${SOAK_REPRO_GAP:-}" \
 		SOAK_REPRO_PROTO="${SOAK_REPRO_PROTO:-}" SOAK_REPRO_DIRDELEG="${SOAK_REPRO_DIRDELEG:-}" \
+		SOAK_REPRO_OBJ="${SOAK_REPRO_OBJ:-}" \
 		"S:SOAK_HUNG_SECS=$([ "$SOAK_REPRO" = readwait ] && echo 10)"
 	rc=$?
 	{ grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG"; grep -ahE 'RPCRDMA-HUNG' "$VM_SLOG" | head -n 120; } |
