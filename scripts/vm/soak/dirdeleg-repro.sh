@@ -9,7 +9,7 @@
 #  1. B takes a delegation (SOAK_REPRO_OBJ): dir, the default, looks at
 #     its root, which gets it a directory delegation from a client and a
 #     server that do them (7.x, nfsv4.directory_delegations); file writes
-#     a file of its own;
+#     a file of its own and reads it back;
 #  2. both transports are made to disconnect (sunrpc's sysfs), as a fault
 #     does; B stays idle, so its backchannel stays down a while;
 #  3. A creates a file in the root (dir) or appends to B's file (file):
@@ -40,12 +40,14 @@ mnt() {
 }
 
 # take N: client B takes a delegation: on its root (dir: ACCESS, then a
-# GETATTR that asks for one), or on a file it writes (file: nfsd may hand
-# out a write delegation with the OPEN)
+# GETATTR that asks for one), or on a file it writes and reads back (file:
+# nfsd hands out a write or a read delegation with the OPENs)
 take() {
 	echo 2 >/proc/sys/vm/drop_caches
 	if [ "$OBJ" = file ]; then
 		echo "B's $1" >"$M41/deleg-$1"
+		echo 3 >/proc/sys/vm/drop_caches
+		cat "$M41/deleg-$1" >/dev/null
 	else
 		ls -la "$M41" >/dev/null && stat "$M41" >/dev/null && sleep 1 && stat "$M41" >/dev/null
 	fi
