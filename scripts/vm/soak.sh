@@ -41,6 +41,9 @@
 #                 separated by spaces (e.g. rpcrdma/xprtrdma_mr_localinv);
 #                 the events of the RPCs still outstanding at a hang and of
 #                 their MRs are printed as RPCRDMA-TRACE: stuck lines
+#   SOAK_DIRDELEG=1  keep the client's directory delegations (7.x) on;
+#                 the soak turns them off, because nfsd can lose a recall
+#                 and block creates for good (SOAK_REPRO=dirdeleg)
 #   SOAK_LOAD     the load, any of "fio stress dbench" (the default: all
 #                 three); fewer tools leave more of the guests' time to the
 #                 ones named (e.g. SOAK_LOAD=fio to hunt a verify error)
@@ -454,7 +457,7 @@ soak_pair() {
 		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_SLOW_TRACE="${SOAK_SLOW_TRACE:-8}" \
 		SOAK_TRACE_LINES="${SOAK_TRACE_LINES:-400}" \
 		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-180}" SOAK_CFGS="${SOAK_CFGS:-}" \
-		SOAK_LOAD="${SOAK_LOAD:-}" SERVER_THREADS=8
+		SOAK_LOAD="${SOAK_LOAD:-}" SOAK_DIRDELEG="${SOAK_DIRDELEG:-0}" SERVER_THREADS=8
 	rc=$?
 	report "soak-$tr" "$tr" "$rc"
 	if [ -z "$REPORT_WHY" ]; then
