@@ -214,6 +214,7 @@ load_stress() {
 	mkdir -p "$M42/stress" "$M42/links"
 	while ! stopping; do
 		_i=$((_i + 1))
+		_t0=$(up)
 		stress-ng --temp-path "$M42/stress" --timeout 10 --metrics-brief \
 			--dir 1 --dir-dirs 64 --dentry 1 --dentries 64 --rename 1 \
 			--chmod 1 --file-ioctl 1 >"$S/stress.out" 2>&1
@@ -222,7 +223,7 @@ load_stress() {
 		_e=0
 		[ $_rc = 0 ] || _e=1
 		echo "RPCRDMA-SOAK-OPS: stress-ng $_i ops=$_ops rc=$_rc verify=0 errors=$_e $(awk '$2 == "metrc:" && $5 ~ /^[0-9]+$/ { printf "%s=%s ", $4, $5 }' "$S/stress.out")"
-		[ $_rc = 0 ] || sed 's/^/RPCRDMA-SOAK-ERR: stress-ng: /' "$S/stress.out" | grep -v metrc | head -n 20
+		[ $_rc = 0 ] || sed "s/^/RPCRDMA-SOAK-ERR: stress-ng $_i: [$_t0-$(up)] /" "$S/stress.out" | grep -v metrc | head -n 20
 		links "$_i"
 	done
 }
@@ -285,6 +286,7 @@ load_dbench() {
 	_i=0
 	while ! stopping; do
 		_i=$((_i + 1))
+		_t0=$(up)
 		dbench -c /usr/local/share/dbench/client-soak.txt -D "$M41" -t 15 1 >"$S/dbench.out" 2>&1
 		_rc=$?
 		_ops=$(awk '/^ ---/ { t = 1; next } t && NF == 4 && $2 ~ /^[0-9]+$/ { s += $2 } /^Throughput/ { t = 0 } END { print s + 0 }' "$S/dbench.out")
@@ -296,7 +298,8 @@ load_dbench() {
 		_e=$(grep -iE 'error|failed' "$S/dbench.out" | grep -vc 'barrier semaphore')
 		[ $_rc = 0 ] || [ "$_e" -gt 0 ] || _e=1
 		echo "RPCRDMA-SOAK-OPS: dbench $_i ops=$_ops rc=$_rc verify=0 errors=$_e $(grep -a '^Throughput' "$S/dbench.out")"
-		[ "$_e" = 0 ] || grep -aiE 'error|failed' "$S/dbench.out" | grep -v 'barrier semaphore' | sed 's/^/RPCRDMA-SOAK-ERR: dbench: /' | head -n 20
+		[ "$_e" = 0 ] || grep -aiE 'error|failed' "$S/dbench.out" | grep -v 'barrier semaphore' |
+			sed "s/^/RPCRDMA-SOAK-ERR: dbench $_i: [$_t0-$(up)] /" | head -n 20
 	done
 }
 
