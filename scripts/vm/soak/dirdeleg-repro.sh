@@ -64,7 +64,7 @@ conflict() {
 }
 if [ "$OBJ" = file ]; then CALL="append to B's file"; else CALL="create in the root"; fi
 
-# waited SECS: wait up to SECS s for the create (/tmp/create.ok); prints
+# waited SECS: wait up to SECS s for A's call (/tmp/create.ok); prints
 # how long it waited
 waited() {
 	_w=0
