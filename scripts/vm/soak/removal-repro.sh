@@ -61,7 +61,6 @@ removal() {
 	if answers "$1"; then _ans="answered $(echo "$_t1 $(up)" | awk '{ printf "%.1f", $2 - $1 }')s after the re-add"
 	else _ans="no answer ${WAIT}s after the re-add"; fi
 	status "removal-$1-$2" INFO "rdma link delete rc=$_rc took ${_secs}s; port 4791 $_udp at +2 s; DISCONNECTED (event/status): ${_disc:-none}; mount $_ans"
-	echo "RPCRDMA-SOAK-REMOVAL: $2 $_secs"
 }
 
 wait_server || { finish; exit 1; }
