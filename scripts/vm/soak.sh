@@ -271,13 +271,20 @@ siwstall() {
 # restart" in Documentation/soak.md). A note for the reader; the error
 # still counts.
 errs_nfsd() {
-	awk 'NR == FNR { if ($2 == "nfsd") { n++; f[n] = $1; s[n] = $3; e[n] = ($5 == "-") ? 1e9 : $5 }; next }
+	awk 'FILENAME == ARGV[1] { n++; f[n] = $1; s[n] = $2; e[n] = $3; next }
 		{ m = ""
 		  if (match($0, /\[[0-9.]+-[0-9.]+\]/)) {
 			split(substr($0, RSTART + 1, RLENGTH - 2), t, "-")
 			for (i = 1; i <= n; i++) if (t[1] <= e[i] && t[2] >= s[i]) m = m " " f[i]
 		  }
-		  print $0 (m == "" ? "" : "  <- the pass spanned nfsd restart(s)" m) }' "$1" -
+		  print $0 (m == "" ? "" : "  <- the pass spanned nfsd restart(s)" m) }' <(nfsd_windows "$1") -
+}
+
+# nfsd_windows FAULTS: "N START END" for each nfsd restart in a
+# faults-TRANSPORT.txt, from its start until both mounts answered again
+# (END 1e9 if they never did)
+nfsd_windows() {
+	awk '$2 == "nfsd" { print $1, $3, (($5 == "-") ? 1e9 : $5) }' "$1"
 }
 
 # report RUN TRANSPORT RC: build/soak/report-TRANSPORT.md from the pair's
@@ -299,10 +306,10 @@ report() {
 	# application error, only when it overlapped an nfsd restart: the
 	# restart's start until both mounts answered again
 	vm_lines "$clog" RPCRDMA-SOAK-REPLAY >"$OUT/replays-$tr.txt"
-	awk 'NR == FNR { if ($2 == "nfsd") { n++; s[n] = $3; e[n] = ($5 == "-") ? 1e9 : $5 }; next }
+	awk 'FILENAME == ARGV[1] { n++; s[n] = $2; e[n] = $3; next }
 		{ ok = 0; for (i = 1; i <= n; i++) if ($1 <= e[i] && $2 >= s[i]) ok = 1
 		  print (ok ? "nfsd-restart" : "NONE"), $0 }' \
-		"$OUT/faults-$tr.txt" "$OUT/replays-$tr.txt" >"$OUT/replays-$tr.tmp" &&
+		<(nfsd_windows "$OUT/faults-$tr.txt") "$OUT/replays-$tr.txt" >"$OUT/replays-$tr.tmp" &&
 		mv "$OUT/replays-$tr.tmp" "$OUT/replays-$tr.txt"
 	nrep=$(grep -c '^nfsd-restart ' "$OUT/replays-$tr.txt")
 	aerr=$((aerr + $(grep -c '^NONE ' "$OUT/replays-$tr.txt")))

@@ -138,6 +138,19 @@ sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 # up: the guest's uptime in seconds, to the hundredth
 up() { cut -d' ' -f1 /proc/uptime; }
 
+# wait_file FILE SECS: wait up to SECS s for FILE (a marker a background
+# call leaves when it returns); prints the seconds waited, returns 0 if
+# FILE is there
+wait_file() {
+	_wf=0
+	while [ ! -e "$1" ] && [ $_wf -lt "$2" ]; do
+		sleep 1
+		_wf=$((_wf + 1))
+	done
+	echo $_wf
+	[ -e "$1" ]
+}
+
 # nfs_waiters: every task whose kernel stack is in NFS or sunrpc, with
 # its state and stack on one line (SysRq w shows only D tasks; a task
 # retrying NFS4ERR_DELAY sleeps interruptibly and holds its locks)

@@ -504,8 +504,9 @@ diagnose() {
 	nfs_waiters | sed 's/^/RPCRDMA-DIAG: client nfs task: /'
 	sctl delegs >"$S/delegs"
 	sed 's/^/RPCRDMA-DIAG: server deleg: /' "$S/delegs"
-	# a lease nfsd is still breaking while every callback channel is up:
-	# the signature of a lost recall (dirdeleg_setup)
+	# a lease nfsd is still breaking long after the fault: with the
+	# holder's callback channel up again, the signature of a lost recall
+	# (dirdeleg_setup)
 	grep -q 'DELEG *BREAKING' "$S/delegs" &&
 		status soak-deleg-breaking INFO "nfsd is still breaking a delegation: a lost recall? (callback states: $(grep -o 'callback state: [A-Z]*' "$S/delegs" | paste -sd, -))"
 	sctl conns | sed 's/^/RPCRDMA-DIAG: server conn: /'

@@ -64,17 +64,6 @@ conflict() {
 }
 if [ "$OBJ" = file ]; then CALL="append to B's file"; else CALL="create in the root"; fi
 
-# waited SECS: wait up to SECS s for A's call (/tmp/create.ok); prints
-# how long it waited
-waited() {
-	_w=0
-	while [ ! -e /tmp/create.ok ] && [ $_w -lt "$1" ]; do
-		sleep 1
-		_w=$((_w + 1))
-	done
-	echo $_w
-}
-
 wait_server || { finish; exit 1; }
 [ "$(sctl ping)" = pong ] ||
 	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
@@ -101,8 +90,7 @@ while [ $n -lt "$TRIES" ]; do
 	rm -f /tmp/create.ok
 	t0=$(up)
 	(conflict "$n" && : >/tmp/create.ok) &
-	w=$(waited "$HOLD")
-	if [ -e /tmp/create.ok ]; then
+	if w=$(wait_file /tmp/create.ok "$HOLD"); then
 		status "repro-dirdeleg-$n" INFO "A's $CALL finished after $(echo "$t0 $(up)" | awk '{ printf "%.1f", $2 - $1 }')s"
 		sctl trace 300 | grep -a ' nfsd_' | sed "s/^/RPCRDMA-TRACE: try $n server /"
 		continue
@@ -113,8 +101,7 @@ while [ $n -lt "$TRIES" ]; do
 	sctl delegs | sed "s/^/RPCRDMA-DIAG: try $n stuck: server deleg: /"
 	sctl trace 300 | grep -a ' nfsd_' | sed "s/^/RPCRDMA-TRACE: try $n server /"
 	sctl expire 1 | sed "s/^/RPCRDMA-DIAG: try $n server: /"
-	w=$(waited 30)
-	if [ -e /tmp/create.ok ]; then
+	if w=$(wait_file /tmp/create.ok 30); then
 		status "repro-dirdeleg-$n-expired" INFO "client B expired: A's $CALL finished ${w}s later"
 	else
 		status "repro-dirdeleg-$n-expired" INFO "client B expired: A's $CALL still waits ${w}s later"

@@ -34,13 +34,9 @@ udp4791() {
 
 # answers: wait until a write to the mount returns (up to WAIT s)
 answers() {
-	_w=0
+	rm -f /tmp/answer.ok
 	(echo "$1" >"$MNT/removal.check" && : >/tmp/answer.ok) &
-	while [ ! -e /tmp/answer.ok ] && [ $_w -lt "$WAIT" ]; do
-		sleep 1
-		_w=$((_w + 1))
-	done
-	[ -e /tmp/answer.ok ] && rm -f /tmp/answer.ok
+	wait_file /tmp/answer.ok "$WAIT" >/dev/null
 }
 
 # removal N MODE: delete rxe0, time it, add it back; print one line
