@@ -327,14 +327,17 @@ vm_start() {
 		mac=52:54:00:52:44:02
 	fi
 	: >"$log"
+	# the monitor, for vm_blackbox: two FIFOs beside the log
+	rm -f "$log.mon.in" "$log.mon.out" "$log.blackbox"
+	mkfifo "$log.mon.in" "$log.mon.out" || die "cannot create the monitor FIFOs beside $log"
 	# no_timer_check: a TCG guest on a busy host can miss the IO-APIC timer
 	# check at boot and panic ("IO-APIC + timer doesn't work!"); KVM guests
 	# skip that check by themselves; TCG guests are told to.
 	"$VM_QEMU_BIN" "${VM_QEMU_ARGS[@]}" -name "rpcrdma-$name" -machine "q35,accel=$VM_ACCEL" \
 		-cpu "$VM_CPU" -smp "$VM_SMP" -m "$VM_MEM" -nodefaults -display none \
 		-no-reboot -kernel "$VM_KERNEL" -initrd "$initrd" \
-		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init no_timer_check${VM_APPEND:+ $VM_APPEND}" \
-		-serial "file:$log" -monitor none \
+		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init no_timer_check sysrq_always_enabled${VM_APPEND:+ $VM_APPEND}" \
+		-serial "file:$log" -monitor "pipe:$log.mon" \
 		-netdev "socket,id=n0,$net" \
 		-device "virtio-net-pci,netdev=n0,mac=$mac" "${dump[@]}" \
 		</dev/null >"$log.qemu" 2>&1 &
@@ -383,9 +386,37 @@ vm_fails() {
 
 # vm_bad_lines LOG: kernel trouble lines in a guest log (not the guest
 # scripts' RPCRDMA-DIAG and RPCRDMA-HUNG lines: they quote dmesg, stacks
-# included, and whoever prints them judges what they show).
+# included, and whoever prints them judges what they show; nor the
+# stacks vm_blackbox asked for after the failure).
 vm_bad_lines() {
-	grep -aE "$VM_BAD_RE" "$1" 2>/dev/null | tr -d '\r' | grep -avE '^RPCRDMA-(DIAG|HUNG): ' || true
+	local n
+	n=$(cat "$1.blackbox" 2>/dev/null || stat -c %s "$1" 2>/dev/null || echo 0)
+	head -c "$n" "$1" 2>/dev/null | grep -aE "$VM_BAD_RE" | tr -d '\r' |
+		grep -avE '^RPCRDMA-(DIAG|HUNG): ' || true
+}
+
+# vm_blackbox LOG WHY: a failed pair's guest may be what is stuck, its own
+# scripts with it, so ask its kernel from outside, through QEMU's monitor:
+# sysrq (the emulated keyboard) raises the console's log level, then
+# prints every CPU's backtrace and the tasks in uninterruptible sleep;
+# the monitor adds each vCPU's registers to LOG.regs. The log's size
+# before that is kept in LOG.blackbox (vm_bad_lines stops there).
+vm_blackbox() {
+	local log=$1 k
+	[ -p "$log.mon.in" ] && [ ! -e "$log.blackbox" ] || return 0
+	stat -c %s "$log" >"$log.blackbox"
+	# read the monitor's output as it comes (a full FIFO would stall it)
+	timeout 20 cat "$log.mon.out" >"$log.regs" 2>/dev/null &
+	local reader=$!
+	for k in 9 l w; do
+		timeout 5 sh -c "printf 'sendkey alt-sysrq-$k\n' >'$log.mon.in'" 2>/dev/null || break
+		sleep 3
+	done
+	timeout 5 sh -c "printf 'info registers -a\n' >'$log.mon.in'" 2>/dev/null
+	sleep 2
+	kill "$reader" 2>/dev/null
+	wait "$reader" 2>/dev/null
+	msg "$2: asked the ${log##*/} guest for its CPUs' backtraces and blocked tasks (sysrq l, w in the log after byte $(cat "$log.blackbox"); registers in ${log##*/}.regs)"
 }
 
 # vm_stop PID: power off a guest (it has finished) or kill it.
@@ -445,7 +476,7 @@ vm_pair() {
 	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STEP: .*boot server' "${VM_BOOT_TIMEOUT:-90}" "the server kernel to boot"; then
 		VM_RESULT_DETAIL="server: $VM_WAIT_ERR; $(vm_fails "$VM_SLOG")"
 		vm_stop "$spid"
-		rm -f "$dir"/*.img
+		rm -f "$dir"/*.img "$dir"/*.mon.in "$dir"/*.mon.out
 		VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/})"
 		return 1
 	fi
@@ -457,18 +488,24 @@ vm_pair() {
 		kill "$cpid" "$spid" 2>/dev/null
 		vm_stop "$cpid"
 		vm_stop "$spid"
-		rm -f "$dir"/*.img
+		rm -f "$dir"/*.img "$dir"/*.mon.in "$dir"/*.mon.out
 		VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/})"
 		return 1
 	fi
 	if ! vm_wait "$VM_CLOG" "$cpid" 'RPCRDMA-STATUS: client-done' "$VM_TIMEOUT" "the client script"; then
 		VM_RESULT_DETAIL="client: $VM_WAIT_ERR"
 		rc=1
+		vm_blackbox "$VM_CLOG" "$run"
+	fi
+	# a failed pair: what the server's kernel was doing, before it is
+	# killed (a server that stopped answering says nothing on its own)
+	if [ $rc != 0 ] || [ -n "$(vm_fails "$VM_CLOG")" ]; then
+		vm_blackbox "$VM_SLOG" "$run"
 	fi
 	vm_stop "$cpid"
 	kill "$spid" 2>/dev/null
 	vm_stop "$spid"
-	rm -f "$dir"/*.img
+	rm -f "$dir"/*.img "$dir"/*.mon.in "$dir"/*.mon.out
 
 	# Verdict: every status line PASS, no kernel trouble in either log.
 	local fails bad
@@ -488,8 +525,29 @@ vm_pair() {
 			{ rc=1; VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }$(grep -m1 -E '^(wire FAIL|error)' "$dir/wire.txt")"; }
 		sed 's/^/    /' "$dir/wire.txt" >&2
 	fi
-	[ $rc -eq 0 ] || VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/})"
+	[ $rc -eq 0 ] || VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/}, kept in $(vm_keep_logs "$dir"))"
 	return $rc
+}
+
+# vm_keep_logs DIR: copy a failed pair's logs (DIR, without its images)
+# to $RPCRDMA_CM_CACHE/failed/<run>-<release>-<pair>/ and print that path.
+# CI runs in a clone it deletes afterwards, and a failure that comes once
+# in dozens of runs can only be explained from its own logs; the 20
+# newest copies are kept.
+vm_keep_logs() {
+	local dir=$1 top=$RPCRDMA_CM_CACHE/failed keep old
+	keep=$top/$(basename "$VM_RUNDIR")-$KVER-$(basename "$dir")
+	if [ ! -d "$keep" ]; then
+		if ! mkdir -p "$keep" || ! cp -a "$dir/." "$keep/"; then
+			warn "could not keep the logs of ${dir#"$TOP"/} in $keep (space? permissions? RPCRDMA_CM_CACHE=<dir>)"
+			return 0
+		fi
+		rm -f "$keep"/*.img
+		for old in $(find "$top" -mindepth 1 -maxdepth 1 -type d -name '20*' | sort -r | tail -n +21); do
+			rm -rf "$old"
+		done
+	fi
+	echo "$keep"
 }
 
 # vm_status LOG CHECK: the detail of the (last) status line CHECK in LOG.

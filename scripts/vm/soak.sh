@@ -489,6 +489,9 @@ soak_pair() {
 	else
 		fails=$((fails + 1))
 		FAIL_WHY+="soak-$tr: $REPORT_WHY. "
+		# a failure the host found in the report (vm_pair kept the
+		# logs of one the guests found); the report goes with them
+		cp "$OUT/report-$tr.md" "$(vm_keep_logs "$VM_RUNDIR/soak-$tr")/" 2>/dev/null
 		warn "soak-$tr FAILED ($((SECONDS - t0))s): $REPORT_WHY"
 	fi
 	cat "$OUT/report-$tr.md"

@@ -440,6 +440,19 @@ hung_watch() {
 		done
 	) &
 }
+# heartbeat: every 10 s a line on the console with the guest's load, its
+# tasks in uninterruptible sleep and eth0's packet counters. When one side
+# stops answering (a control request that timed out, a mount that never
+# came back), the other side's log alone says whether it still ran and
+# whether packets still moved in and out of it.
+heartbeat() {
+	(
+		_n=/sys/class/net/eth0/statistics
+		while sleep 10; do
+			echo "RPCRDMA-HB: $(up) load=$(cut -d' ' -f1 /proc/loadavg) D=$(grep -l '^State:.D' /proc/[0-9]*/status 2>/dev/null | wc -l) eth0 rx=$(cat $_n/rx_packets) tx=$(cat $_n/tx_packets) drop=$(cat $_n/rx_dropped)/$(cat $_n/tx_dropped) $(cat /sys/class/net/eth0/operstate)"
+		done
+	) &
+}
 # hung_count: how many blocked tasks the hung-task detector reported
 hung_count() { dmesg | grep -c 'blocked for more than'; }
 

@@ -65,8 +65,24 @@ cfg_apply() {
 	_r=$(sctl set "$S_M" "$S_P" "$S_I" "$S_S")
 	case $_r in
 	ok*) step "config $CFG_NAME: client read/write $C_R/$C_W pdata=$C_P reminv=$C_I; server $_r" ;;
-	*) status "cfg-$CFG_NAME-server" FAIL "server did not apply $CFG: ${_r:-no answer}"; return 1 ;;
+	*)
+		[ -n "$_r" ] || ctl_lost "set $S_M $S_P $S_I $S_S"
+		status "cfg-$CFG_NAME-server" FAIL "server did not apply $CFG: ${_r:-no answer}"
+		return 1 ;;
 	esac
+}
+
+# ctl_lost REQUEST: the server's control channel (TCP, not NFS) gave no
+# answer to REQUEST: what the client sees of the path to the server at
+# that moment (the server's heartbeat lines say whether it still ran)
+ctl_lost() {
+	{
+		ping -c 3 -W 2 "$VM_SERVER_IP"
+		ip -s link show eth0
+		ip neigh show dev eth0
+		netstat -tn 2>/dev/null || cat /proc/net/tcp
+		dmesg | tail -n 20
+	} 2>&1 | sed "s/^/RPCRDMA-DIAG: ctl '$1' unanswered: /"
 }
 
 # cfg_expect: the exact debugfs values each side must show under CFG
@@ -605,6 +621,7 @@ fi
 echo 1 >"$NEG/tracing_on"
 siw_cq_watch
 hung_watch
+heartbeat
 if [ "${SOAK_TRACE:-0}" = 1 ]; then
 	trace_faults
 	# the hung-task detector reports a task stuck for 30 s (hung_watch

@@ -234,6 +234,7 @@ fi
 echo 1 >"$NEG/tracing_on"
 siw_cq_watch
 hung_watch
+heartbeat
 # What the hang investigation reads (Documentation/soak.md): the
 # connection manager and the transport's connect/disconnect events.
 if [ "${SOAK_TRACE:-0}" = 1 ]; then
