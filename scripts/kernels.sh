@@ -114,9 +114,18 @@ papt_setup() {
 
 # papt CMD ARGS...: run apt-get / apt-cache with the private
 # configuration, its package lists refreshed when older than 6 hours.
+#   The lists are shared by every clone and make on the machine: one
+#   process at a time sets them up and updates them (an exclusive lock on
+#   <cache>/apt.lock), and none reads them meanwhile (a shared lock for
+#   CMD). Two makes started together with stale lists once updated them
+#   side by side, and one read them mid-update: "no Debian suite provides
+#   linux-headers-7.3.4+deb13-amd64", a release its own list had named.
 papt() {
-	local d
+	local d lk rc
 	d=$(papt_dir)
+	mkdir -p "$RPCRDMA_CM_CACHE" || die "cannot create $RPCRDMA_CM_CACHE; set RPCRDMA_CM_CACHE=<a writable directory>"
+	exec {lk}>>"$d.lock" || die "cannot open $d.lock"
+	flock -x "$lk"
 	[ -e "$d/apt.conf" ] && [ "$d/apt.conf" -nt "$KTAB" ] || papt_setup
 	if [ -z "$(find "$d/lists/.updated" -mmin -360 2>/dev/null)" ]; then
 		msg "reading Debian's package lists ($(ktab | awk '{print $2}' | tr ',\n' '  ' | xargs))"
@@ -124,7 +133,11 @@ papt() {
 			die "cannot read Debian's archive at $MIRROR (apt-get update failed, see $d/update.log): check the network or proxy, or set RPCRDMA_CM_MIRROR=<a Debian mirror>"
 		touch "$d/lists/.updated"
 	fi
+	flock -s "$lk"
 	APT_CONFIG=$d/apt.conf "$@"
+	rc=$?
+	exec {lk}>&-
+	return $rc
 }
 
 # suite_version PKG SUITE: the version of PKG that SUITE carries.
