@@ -94,6 +94,12 @@
 #                 server; with SOAK_CLIENT_KO, one side each
 #   SOAK_SERVER_PARAMS  the server's rpcrdma.ko parameters at boot (e.g.
 #                 remote_invalidate=0: no Send With Invalidate)
+#   SOAK_RUNS=N   N soaks one after another, each with a seed of its own
+#                 (SOAK_SEED, SOAK_SEED+1, ... when given): a failure that
+#                 comes once in dozens of runs needs a rate; each run's
+#                 output in build/soak/runs/<n>.log, the tally in
+#                 build/soak/runs/runs.txt, failed runs' logs kept in
+#                 $RPCRDMA_CM_CACHE/failed/
 #   SOAK_RIG      the rig's build directory (default build/soak/rig)
 #   RPCRDMA_KO, VM_MEM (default 1024 here), VM_TIMEOUT: see lib.sh
 # Output: build/soak/report.md (and report-<transport>.md per pair),
@@ -113,6 +119,32 @@ mkdir -p "$BUILD"
 user_timeout=${VM_TIMEOUT:-}
 # shellcheck source=scripts/vm/lib.sh
 . "$VMDIR/lib.sh"
+
+# SOAK_RUNS=N: this script N times, each run a make soak of its own
+if [ "${SOAK_RUNS:-1}" != 1 ]; then
+	case ${SOAK_RUNS:-} in '' | 0 | *[!0-9]*) die "SOAK_RUNS=${SOAK_RUNS:-} is not a number of runs" ;; esac
+	[ -z "${SOAK_REPRO:-}" ] || die "SOAK_RUNS repeats the soak, not a reproducer (those take SOAK_REPRO_TRIES)"
+	rm -rf "$OUT/runs"
+	mkdir -p "$OUT/runs"
+	ok=0 failed=
+	for i in $(seq "$SOAK_RUNS"); do
+		s=$(( (RANDOM << 15 | RANDOM) % 1000000 ))
+		[ -z "${SOAK_SEED:-}" ] || s=$((SOAK_SEED + i - 1))
+		msg "soak run $i of $SOAK_RUNS, seed $s (output: ${OUT#"$TOP"/}/runs/$i.log)"
+		if SOAK_RUNS=1 SOAK_SEED=$s "$0" >"$OUT/runs/$i.log" 2>&1; then
+			ok=$((ok + 1))
+			r=PASS
+		else
+			failed+=" $s"
+			r="FAIL: $(grep -a -m1 '^error: ' "$OUT/runs/$i.log" | cut -c8-400)"
+		fi
+		echo "$i $s $r" >>"$OUT/runs/runs.txt"
+		msg "soak run $i of $SOAK_RUNS, seed $s: $r"
+	done
+	msg "SOAK_RUNS=$SOAK_RUNS: $ok passed, $((SOAK_RUNS - ok)) failed${failed:+ (seeds$failed; logs kept in $RPCRDMA_CM_CACHE/failed/)}"
+	[ "$ok" = "$SOAK_RUNS" ]
+	exit
+fi
 
 if [ "${SOAK_LONG:-0}" = 1 ]; then
 	SECS=${SOAK_SECONDS:-1800}
