@@ -540,6 +540,7 @@ vm_keep_logs() {
 	if [ ! -d "$keep" ]; then
 		if ! mkdir -p "$keep" || ! cp -a "$dir/." "$keep/"; then
 			warn "could not keep the logs of ${dir#"$TOP"/} in $keep (space? permissions? RPCRDMA_CM_CACHE=<dir>)"
+			echo "nowhere (see the warning)"
 			return 0
 		fi
 		rm -f "$keep"/*.img
