@@ -77,12 +77,21 @@ cfg_apply() {
 # that moment (the server's heartbeat lines say whether it still ran)
 ctl_lost() {
 	{
-		ping -c 3 -W 2 "$VM_SERVER_IP"
-		ip -s link show eth0
-		ip neigh show dev eth0
+		path_state
 		netstat -tn 2>/dev/null || cat /proc/net/tcp
 		dmesg | tail -n 20
 	} 2>&1 | sed "s/^/RPCRDMA-DIAG: ctl '$1' unanswered: /"
+}
+
+# path_state: this side of the path to the server: the RDMA link, its
+# QPs and counters, eth0's counters and neighbour entry, and a ping
+path_state() {
+	rdma link show
+	rdma resource show qp
+	rdma statistic show
+	ip -s link show eth0
+	ip neigh show dev eth0
+	ping -c 3 -W 2 "$VM_SERVER_IP"
 }
 
 # cfg_expect: the exact debugfs values each side must show under CFG
@@ -526,7 +535,7 @@ diagnose() {
 	grep -q 'DELEG *BREAKING' "$S/delegs" &&
 		status soak-deleg-breaking INFO "nfsd is still breaking a delegation: a lost recall? (callback states: $(grep -o 'callback state: [A-Z]*' "$S/delegs" | paste -sd, -))"
 	sctl conns | sed 's/^/RPCRDMA-DIAG: server conn: /'
-	{ rdma link show; ip -s link show eth0; rdma resource show qp; rdma statistic show; ping -c 2 -W 2 "$VM_SERVER_IP"; } 2>&1 | sed 's/^/RPCRDMA-DIAG: client link: /'
+	path_state 2>&1 | sed 's/^/RPCRDMA-DIAG: client link: /'
 	sctl links | sed 's/^/RPCRDMA-DIAG: server link: /'
 	# the RPCs still outstanding: task id, flags, status, client, xid,
 	# timeout, procedure, what they wait for

@@ -31,16 +31,6 @@ xprt_dir() {
 	return 1
 }
 
-# wait_file FILE SECS: 0 once FILE exists, 1 after SECS seconds
-wait_file() {
-	_i=0
-	while [ ! -e "$1" ] && [ $_i -lt "$2" ]; do
-		sleep 1
-		_i=$((_i + 1))
-	done
-	[ -e "$1" ]
-}
-
 # writer_state: the blocked store's scheduler state and kernel stack
 writer_state() {
 	echo "state $(awk '/^State:/ { print $2 }' "/proc/$WPID/status" 2>/dev/null)," \
@@ -70,7 +60,7 @@ while [ $n -lt "$TRIES" ]; do
 	t0=$(cut -d' ' -f1 /proc/uptime)
 	(echo "$ADDR" >"$X/dstaddr"; : >/tmp/store.done) &
 	WPID=$!
-	wait_file /tmp/store.done 10 || break
+	wait_file /tmp/store.done 10 >/dev/null || break
 	sleep 2
 done
 if [ -e /tmp/store.done ]; then
@@ -78,7 +68,7 @@ if [ -e /tmp/store.done ]; then
 else
 	status repro-store-under-load INFO "store $n of up to $TRIES blocked for 10 s ($((n - 1)) before it returned at once); $(writer_state)"
 	: >/tmp/stop
-	wait_file /tmp/load.done 60 ||
+	wait_file /tmp/load.done 60 >/dev/null ||
 		status repro-load-stopped INFO "the load did not stop within 60 s"
 	sleep 15
 	if [ -e /tmp/store.done ]; then
@@ -88,7 +78,7 @@ else
 		step "asking the server to restart nfsd (closes the connection)"
 		t1=$(cut -d' ' -f1 /proc/uptime)
 		sctl nfsd-restart >/dev/null
-		if wait_file /tmp/store.done 90; then
+		if wait_file /tmp/store.done 90 >/dev/null; then
 			status repro-store-woken INFO "returned $(awk -v a="$t1" '{ printf "%.0f", $1 - a }' /proc/uptime) s after the server closed the connection ($(awk -v a="$t0" '{ printf "%.0f", $1 - a }' /proc/uptime) s in all)"
 		else
 			status repro-store-woken INFO "still blocked 90 s after the server closed the connection; $(writer_state)"
@@ -97,6 +87,6 @@ else
 	fi
 fi
 : >/tmp/stop
-wait_file /tmp/load.done 60
+wait_file /tmp/load.done 60 >/dev/null
 umount_nfs
 finish
