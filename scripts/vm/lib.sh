@@ -339,7 +339,7 @@ vm_start() {
 		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init no_timer_check sysrq_always_enabled${VM_APPEND:+ $VM_APPEND}" \
 		-serial "file:$log" -monitor "pipe:$log.mon" \
 		-netdev "socket,id=n0,$net" \
-		-device "virtio-net-pci,netdev=n0,mac=$mac" "${dump[@]}" \
+		-device "virtio-net-pci,id=nic0,netdev=n0,mac=$mac" "${dump[@]}" \
 		</dev/null >"$log.qemu" 2>&1 &
 	VM_PID=$!
 	VM_PIDS+=("$VM_PID")
@@ -395,6 +395,59 @@ vm_bad_lines() {
 		grep -avE '^RPCRDMA-(DIAG|HUNG): ' || true
 }
 
+# vm_monitor LOG CMD...: send monitor commands to LOG's QEMU; their
+# answers are appended to LOG.regs (the monitor's echo of each command,
+# redrawn key by key, reduced to one "(qemu) CMD" line). The reader runs
+# while they are sent: a FIFO nobody reads would stall QEMU on a long
+# answer.
+vm_monitor() {
+	local log=$1 c reader
+	shift
+	[ -p "$log.mon.in" ] || return 0
+	timeout $((5 + 3 * $#)) cat "$log.mon.out" >"$log.mon.raw" 2>/dev/null &
+	reader=$!
+	for c in "$@"; do
+		timeout 5 sh -c 'printf "%s\n" "$1" >"$2"' sh "$c" "$log.mon.in" 2>/dev/null || break
+		sleep "${VM_MONITOR_PAUSE:-2}"
+	done
+	sleep 1
+	kill "$reader" 2>/dev/null
+	wait "$reader" 2>/dev/null
+	tr -d '\r' <"$log.mon.raw" |
+		sed -E 's/^\(qemu\) .*\x1b\[D([^\x1b]*)\x1b\[K$/(qemu) \1/' >>"$log.regs"
+	rm -f "$log.mon.raw"
+}
+
+# vm_netstate LOG: what LOG's QEMU holds of the guests' link: its netdev
+# and the virtio-net device's queues (RX 0, TX 1: the guest's buffers
+# given, used and still in flight). With the host's socket queues
+# (vm_netwatch), this tells a guest that stopped taking packets from a
+# QEMU that stopped passing them.
+vm_netstate() {
+	local dev=/machine/peripheral/nic0/virtio-backend
+	vm_monitor "$1" 'info network' "info virtio-status $dev" \
+		"info virtio-queue-status $dev 0" "info virtio-queue-status $dev 1"
+}
+
+# vm_netwatch PORT FILE PID: every 5 s, the host's view of the pair's
+# link (the TCP connection between the two QEMUs): each end's receive
+# and send queues and TCP state, appended to FILE while the QEMU PID
+# lives. A link that stops shows here as a queue that grows and no
+# longer drains, and says on which side.
+vm_netwatch() {
+	local port=$1 file=$2 pid=$3 t0=$SECONDS
+	while vm_alive "$pid"; do
+		ss -tniH "( sport = :$port or dport = :$port )" 2>/dev/null |
+			awk -v t=$((SECONDS - t0)) '
+			/^[A-Z]/ { line = line sprintf(" | %s %s recvq=%s sendq=%s", $4, $1, $2, $3); next }
+			{ for (i = 1; i <= NF; i++)
+				if ($i ~ /^(bytes_sent|bytes_received|lastsnd|lastrcv):/)
+					line = line " " $i }
+			END { print "+" t "s" line }' >>"$file"
+		sleep 5
+	done
+}
+
 # vm_blackbox LOG WHY: a failed pair's guest may be what is stuck, its own
 # scripts with it, so ask its kernel from outside, through QEMU's monitor:
 # sysrq (the emulated keyboard) raises the console's log level, then
@@ -402,21 +455,12 @@ vm_bad_lines() {
 # the monitor adds each vCPU's registers to LOG.regs. The log's size
 # before that is kept in LOG.blackbox (vm_bad_lines stops there).
 vm_blackbox() {
-	local log=$1 k
+	local log=$1
 	[ -p "$log.mon.in" ] && [ ! -e "$log.blackbox" ] || return 0
 	stat -c %s "$log" >"$log.blackbox"
-	# read the monitor's output as it comes (a full FIFO would stall it)
-	timeout 20 cat "$log.mon.out" >"$log.regs" 2>/dev/null &
-	local reader=$!
-	for k in 9 l w; do
-		timeout 5 sh -c "printf 'sendkey alt-sysrq-$k\n' >'$log.mon.in'" 2>/dev/null || break
-		sleep 3
-	done
-	timeout 5 sh -c "printf 'info registers -a\n' >'$log.mon.in'" 2>/dev/null
-	sleep 2
-	kill "$reader" 2>/dev/null
-	wait "$reader" 2>/dev/null
-	msg "$2: asked the ${log##*/} guest for its CPUs' backtraces and blocked tasks (sysrq l, w in the log after byte $(cat "$log.blackbox"); registers in ${log##*/}.regs)"
+	VM_MONITOR_PAUSE=3 vm_monitor "$log" 'sendkey alt-sysrq-9' 'sendkey alt-sysrq-l' \
+		'sendkey alt-sysrq-w' 'info registers -a'
+	msg "$2: asked the ${log##*/} guest for its CPUs' backtraces and blocked tasks (sysrq l, w in the log after byte $(cat "$log.blackbox"); registers and link state in ${log##*/}.regs)"
 }
 
 # vm_stop PID: power off a guest (it has finished) or kill it.
@@ -482,10 +526,12 @@ vm_pair() {
 	fi
 	vm_start "$run-client" client "$dir/client.img" "$VM_CLOG" "connect=127.0.0.1:$port"
 	cpid=$VM_PID
+	vm_netwatch "$port" "$dir/link.txt" "$spid" &
+	local watch=$!
 	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STATUS: server-ready' $((${VM_BOOT_TIMEOUT:-90} + 30)) "the server to start nfsd" ||
 	   ! grep -aq 'RPCRDMA-STATUS: server-ready PASS' "$VM_SLOG"; then
 		VM_RESULT_DETAIL="server: ${VM_WAIT_ERR:-did not start}; $(vm_fails "$VM_SLOG")"
-		kill "$cpid" "$spid" 2>/dev/null
+		kill "$cpid" "$spid" "$watch" 2>/dev/null
 		vm_stop "$cpid"
 		vm_stop "$spid"
 		rm -f "$dir"/*.img "$dir"/*.mon.in "$dir"/*.mon.out
@@ -495,11 +541,16 @@ vm_pair() {
 	if ! vm_wait "$VM_CLOG" "$cpid" 'RPCRDMA-STATUS: client-done' "$VM_TIMEOUT" "the client script"; then
 		VM_RESULT_DETAIL="client: $VM_WAIT_ERR"
 		rc=1
-		vm_blackbox "$VM_CLOG" "$run"
 	fi
-	# a failed pair: what the server's kernel was doing, before it is
-	# killed (a server that stopped answering says nothing on its own)
+	kill "$watch" 2>/dev/null
+	wait "$watch" 2>/dev/null
+	# a failed pair: what both QEMUs hold of the link, then what the
+	# kernels were doing, before they are killed (a server that stopped
+	# answering says nothing on its own)
 	if [ $rc != 0 ] || [ -n "$(vm_fails "$VM_CLOG")" ]; then
+		vm_netstate "$VM_SLOG"
+		vm_netstate "$VM_CLOG"
+		[ $rc = 0 ] || vm_blackbox "$VM_CLOG" "$run"
 		vm_blackbox "$VM_SLOG" "$run"
 	fi
 	vm_stop "$cpid"
