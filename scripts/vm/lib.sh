@@ -414,7 +414,8 @@ vm_monitor() {
 	kill "$reader" 2>/dev/null
 	wait "$reader" 2>/dev/null
 	tr -d '\r' <"$log.mon.raw" |
-		sed -E 's/^\(qemu\) .*\x1b\[D([^\x1b]*)\x1b\[K$/(qemu) \1/' >>"$log.regs"
+		sed -E -e 's/^(\(qemu\) )?[^\x1b]*\x1b.*\x1b\[D([^\x1b]*)\x1b\[K$/(qemu) \2/' \
+			-e '/^\(qemu\) $/d' >>"$log.regs"
 	rm -f "$log.mon.raw"
 }
 
