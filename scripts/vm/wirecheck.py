@@ -229,7 +229,11 @@ def unprivileged():
 
 
 def run_tshark(pcap, lua, fields, dfilter, home):
-    cmd = unprivileged() + ["tshark", "-n", "-X", "lua_script:" + lua, "-r", pcap,
+    # Heuristic dissectors first: MPA is found by heuristics, and a client
+    # port that is some protocol's registered port (48898, Beckhoff AMS)
+    # would otherwise hand the MPA exchange to that protocol's dissector.
+    cmd = unprivileged() + ["tshark", "-n", "-o", "tcp.try_heuristic_first:TRUE",
+           "-X", "lua_script:" + lua, "-r", pcap,
            "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
            "-E", "occurrence=a", "-E", "aggregator=,"]
     for f in fields:
