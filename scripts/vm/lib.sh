@@ -419,13 +419,15 @@ vm_monitor() {
 	rm -f "$log.mon.raw"
 }
 
-# vm_netstate LOG: what LOG's QEMU holds of the guests' link: its netdev
-# and the virtio-net device's queues (RX 0, TX 1: the guest's buffers
-# given, used and still in flight). With the host's socket queues
+# vm_netstate LOG PID: what LOG's QEMU (PID) holds of the guests' link:
+# its netdev and the virtio-net device's queues (RX 0, TX 1: the guest's
+# buffers given, used and still in flight). With the host's socket queues
 # (vm_netwatch), this tells a guest that stopped taking packets from a
-# QEMU that stopped passing them.
+# QEMU that stopped passing them. A guest that powered off has nothing to
+# say, and its FIFOs no reader: skipped.
 vm_netstate() {
 	local dev=/machine/peripheral/nic0/virtio-backend
+	vm_alive "$2" || return 0
 	vm_monitor "$1" 'info network' "info virtio-status $dev" \
 		"info virtio-queue-status $dev 0" "info virtio-queue-status $dev 1"
 }
@@ -549,8 +551,8 @@ vm_pair() {
 	# kernels were doing, before they are killed (a server that stopped
 	# answering says nothing on its own)
 	if [ $rc != 0 ] || [ -n "$(vm_fails "$VM_CLOG")" ]; then
-		vm_netstate "$VM_SLOG"
-		vm_netstate "$VM_CLOG"
+		vm_netstate "$VM_SLOG" "$spid"
+		vm_netstate "$VM_CLOG" "$cpid"
 		[ $rc = 0 ] || vm_blackbox "$VM_CLOG" "$run"
 		vm_blackbox "$VM_SLOG" "$run"
 	fi
