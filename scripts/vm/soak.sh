@@ -73,6 +73,12 @@
 #                 SOAK_REPRO_TRIES (20) times: each failed call and the
 #                 state it left (soak/replay-repro.sh;
 #                 build/soak/replay-repro.txt)
+#   SOAK_REPRO=eintr  instead of the soak, stress-ng's dentry and rename
+#                 stressors in passes of SOAK_REPRO_RUN (2) s on an RDMA
+#                 and a TCP mount while nfsd restarts every SOAK_REPRO_GAP
+#                 (14) s, SOAK_REPRO_TRIES (12) times: the passes whose
+#                 opens returned EINTR, and the OPENs nfsd answered with
+#                 an error (soak/eintr-repro.sh; build/soak/eintr-repro.txt)
 #   SOAK_REPRO=removal  instead of the soak, the client's rxe0 deleted
 #                 under a write load, alone and with a second rxe link,
 #                 SOAK_REPRO_TRIES (2) times each: how long the removal
@@ -208,13 +214,13 @@ for tr in $TRANSPORTS; do
 done
 case ${SOAK_REPRO:-} in
 '') ;;
-qp1 | sysfs | readwait | replay | dirdeleg)
+qp1 | sysfs | readwait | replay | eintr | dirdeleg)
 	# a reproducer runs on VM_RDMA's transport
 	TRANSPORTS=$VM_RDMA ;;
 removal)
 	[ "$VM_RDMA" = rxe ] || die "SOAK_REPRO=removal deletes and re-adds rxe links: run it with VM_RDMA=rxe"
 	TRANSPORTS=rxe ;;
-*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall), readwait (wedged nfsd threads), replay (a call executed twice across an nfsd restart), removal (a slow rxe removal) or dirdeleg (a create behind a lost recall)" ;;
+*) die "SOAK_REPRO=$SOAK_REPRO: say qp1 (link-drop hang), sysfs (forced reconnect stall), readwait (wedged nfsd threads), replay (a call executed twice across an nfsd restart), eintr (an open interrupted in the grace period), removal (a slow rxe removal) or dirdeleg (a create behind a lost recall)" ;;
 esac
 if [ "${TRANSPORTS#*siw}" != "$TRANSPORTS" ]; then
 	vm_ensure_siw
@@ -530,7 +536,7 @@ soak_pair() {
 	[ -s "$OUT/throughput-$tr.txt" ] && cat "$OUT/throughput-$tr.txt"
 }
 
-# SOAK_REPRO=qp1|sysfs|readwait|replay|removal|dirdeleg: a reproducer instead of the soak
+# SOAK_REPRO=qp1|sysfs|readwait|replay|eintr|removal|dirdeleg: a reproducer instead of the soak
 # (Documentation/soak.md); its verdict lines are INFO
 if [ -n "${SOAK_REPRO:-}" ]; then
 	case $SOAK_REPRO in
@@ -538,6 +544,7 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 	sysfs) msg "SOAK_REPRO=sysfs: dstaddr rewritten under load; does the store return, and what wakes it?" ;;
 	readwait) msg "SOAK_REPRO=readwait: forced reconnects under Read-chunk writes; does an nfsd thread block for good?" ;;
 	replay) msg "SOAK_REPRO=replay: namespace calls over RDMA and TCP across nfsd restarts; which fail, and in what state?" ;;
+	eintr) msg "SOAK_REPRO=eintr: stress-ng's creating stressors over RDMA and TCP across nfsd restarts; which opens return EINTR, and why?" ;;
 	dirdeleg) msg "SOAK_REPRO=dirdeleg: a create in the root while the other mount holds a directory delegation and both just reconnected; does it finish?" ;;
 	removal) msg "SOAK_REPRO=removal: the client's rxe0 deleted under load, alone and beside a second rxe link; how long does the removal take?" ;;
 	esac
@@ -552,7 +559,7 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}" SOAK_REPRO_TRIES="${SOAK_REPRO_TRIES:-}" \
 		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_REPRO_GAP="${SOAK_REPRO_GAP:-}" \
 		SOAK_REPRO_PROTO="${SOAK_REPRO_PROTO:-}" SOAK_REPRO_DIRDELEG="${SOAK_REPRO_DIRDELEG:-}" \
-		SOAK_REPRO_OBJ="${SOAK_REPRO_OBJ:-}" \
+		SOAK_REPRO_OBJ="${SOAK_REPRO_OBJ:-}" SOAK_REPRO_RUN="${SOAK_REPRO_RUN:-}" \
 		"S:SOAK_HUNG_SECS=$([ "$SOAK_REPRO" = readwait ] && echo 10)"
 	rc=$?
 	{ grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG"; grep -ahE 'RPCRDMA-HUNG' "$VM_SLOG" | head -n 120; } |
