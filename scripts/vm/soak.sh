@@ -68,17 +68,19 @@
 #                 SOAK_REPRO_TRIES (150) times, until a server task blocks
 #                 10 s (soak/readwait-repro.sh; build/soak/readwait-repro.txt)
 #   SOAK_REPRO=replay  instead of the soak, namespace calls (symlink,
-#                 mkdir, rename, unlink, rmdir) on an RDMA and a TCP mount
-#                 while nfsd restarts every SOAK_REPRO_GAP (14) s,
-#                 SOAK_REPRO_TRIES (20) times: each failed call and the
-#                 state it left (soak/replay-repro.sh;
+#                 mkdir, rename, unlink, rmdir) on a mount over RDMA, then
+#                 on one over TCP (a VM pair each; SOAK_REPRO_PROTO=rdma
+#                 or tcp for one), while nfsd restarts every
+#                 SOAK_REPRO_GAP (14) s, SOAK_REPRO_TRIES (20) times: each
+#                 failed call and the state it left (soak/replay-repro.sh;
 #                 build/soak/replay-repro.txt)
 #   SOAK_REPRO=eintr  instead of the soak, stress-ng's dentry and rename
-#                 stressors in passes of SOAK_REPRO_RUN (2) s on an RDMA
-#                 and a TCP mount while nfsd restarts every SOAK_REPRO_GAP
-#                 (14) s, SOAK_REPRO_TRIES (12) times: the passes whose
-#                 opens returned EINTR, and the OPENs nfsd answered with
-#                 an error (soak/eintr-repro.sh; build/soak/eintr-repro.txt)
+#                 stressors in passes of SOAK_REPRO_RUN (2) s on a mount
+#                 over RDMA, then over TCP (as replay), while nfsd
+#                 restarts every SOAK_REPRO_GAP (14) s, SOAK_REPRO_TRIES
+#                 (12) times: the passes whose opens returned EINTR, and
+#                 the OPENs nfsd answered with an error
+#                 (soak/eintr-repro.sh; build/soak/eintr-repro.txt)
 #   SOAK_REPRO=removal  instead of the soak, the client's rxe0 deleted
 #                 under a write load, alone and with a second rxe link,
 #                 SOAK_REPRO_TRIES (2) times each: how long the removal
@@ -552,19 +554,31 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 	# the cores (300 tries took 1300 s), then its reports
 	budget=1200
 	[ "$SOAK_REPRO" = readwait ] && budget=$((600 + ${SOAK_REPRO_TRIES:-150} * 6))
-	VM_TIMEOUT=${user_timeout:-$budget} vm_pair "soak-$SOAK_REPRO-repro" \
-		"${SOAK_SERVER_KO:-ours}" "" "${SOAK_CLIENT_KO:-ours}" "" \
-		"$VMDIR/soak/$SOAK_REPRO-repro.sh" \
-		SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}" \
-		SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}" SOAK_REPRO_TRIES="${SOAK_REPRO_TRIES:-}" \
-		SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_REPRO_GAP="${SOAK_REPRO_GAP:-}" \
-		SOAK_REPRO_PROTO="${SOAK_REPRO_PROTO:-}" SOAK_REPRO_DIRDELEG="${SOAK_REPRO_DIRDELEG:-}" \
-		SOAK_REPRO_OBJ="${SOAK_REPRO_OBJ:-}" SOAK_REPRO_RUN="${SOAK_REPRO_RUN:-}" \
-		"S:SOAK_HUNG_SECS=$([ "$SOAK_REPRO" = readwait ] && echo 10)"
-	rc=$?
-	{ grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG"; grep -ahE 'RPCRDMA-HUNG' "$VM_SLOG" | head -n 120; } |
-		tr -d '\r' | tee "$OUT/$SOAK_REPRO-repro.txt"
-	msg "logs: ${VM_RUNDIR#"$TOP"/}/soak-$SOAK_REPRO-repro/"
+	# replay and eintr compare RDMA with TCP, one pair each: two mounts of
+	# one server with the same NFS version share one NFSv4 client (the
+	# client's trunking detection finds the same client ID), so a second
+	# mount with proto=tcp would run over the first one's RDMA transport
+	protos=${SOAK_REPRO_PROTO:-}
+	case $SOAK_REPRO in replay | eintr) protos=${protos:-rdma tcp} ;; esac
+	: >"$OUT/$SOAK_REPRO-repro.txt"
+	rc=0
+	for proto in ${protos:-default}; do
+		run=soak-$SOAK_REPRO-repro
+		[ "$proto" = default ] && proto="" || run=$run-$proto
+		[ -n "$proto" ] && msg "$SOAK_REPRO over $proto"
+		VM_TIMEOUT=${user_timeout:-$budget} vm_pair "$run" \
+			"${SOAK_SERVER_KO:-ours}" "" "${SOAK_CLIENT_KO:-ours}" "" \
+			"$VMDIR/soak/$SOAK_REPRO-repro.sh" \
+			SOAK_RECOVER_MAX="${SOAK_RECOVER_MAX:-300}" SOAK_TRACE="${SOAK_TRACE:-0}" \
+			SOAK_QP1_OFFS="${SOAK_QP1_OFFS:-}" SOAK_REPRO_TRIES="${SOAK_REPRO_TRIES:-}" \
+			SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_REPRO_GAP="${SOAK_REPRO_GAP:-}" \
+			SOAK_REPRO_PROTO="$proto" SOAK_REPRO_DIRDELEG="${SOAK_REPRO_DIRDELEG:-}" \
+			SOAK_REPRO_OBJ="${SOAK_REPRO_OBJ:-}" SOAK_REPRO_RUN="${SOAK_REPRO_RUN:-}" \
+			"S:SOAK_HUNG_SECS=$([ "$SOAK_REPRO" = readwait ] && echo 10)" || rc=1
+		{ grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG"; grep -ahE 'RPCRDMA-HUNG' "$VM_SLOG" | head -n 120; } |
+			tr -d '\r' | tee -a "$OUT/$SOAK_REPRO-repro.txt"
+		msg "logs: ${VM_RUNDIR#"$TOP"/}/$run/"
+	done
 	exit $rc
 fi
 

@@ -196,6 +196,20 @@ mount_nfs() {
 	fi
 }
 
+# mount_proto PROTO: mount server:/ on /mnt, NFSv4.2 over PROTO (rdma or
+# tcp), and say which transport the mount got
+mount_proto() {
+	if [ "$1" = rdma ]; then
+		mount_nfs 4.2 || return 1
+	else
+		wait_server || return 1
+		step "mount $VM_SERVER_IP:/ $MNT -o vers=4.2,proto=$1"
+		mount.nfs "$VM_SERVER_IP:/" "$MNT" -o "vers=4.2,proto=$1" ||
+			{ status "mount-$1" FAIL "mount over $1 failed"; return 1; }
+	fi
+	step "$MNT: $(awk -v m="$MNT" '$2 == m { print $4 }' /proc/mounts)"
+}
+
 umount_nfs() {
 	umount "$MNT" || { status umount FAIL "umount $MNT failed"; return 1; }
 }

@@ -3,11 +3,14 @@
 #
 # make soak's reproducer of an application error across an nfsd restart
 # (SOAK_REPRO=replay in scripts/vm/soak.sh; Documentation/soak.md, "A
-# call executed twice across an nfsd restart"): two NFSv4.2 hard mounts of the same
-# server, one over RDMA and one over TCP, each running four loops of
-# calls that are not idempotent (symlink, mkdir, rename, unlink, rmdir)
-# beside 1 MiB O_DIRECT writes that keep the server busy, while the
-# server's nfsd is restarted every SOAK_REPRO_GAP seconds.
+# call executed twice across an nfsd restart"): one NFSv4.2 hard mount
+# of the server over SOAK_REPRO_PROTO (rdma or tcp; soak.sh runs one pair
+# per protocol: two mounts of one server with the same NFS version share
+# one NFSv4 client, and so one transport, whatever their proto= says),
+# running four loops of calls that are not idempotent (symlink, mkdir,
+# rename, unlink, rmdir) beside 1 MiB O_DIRECT writes that keep the
+# server busy, while the server's nfsd is restarted every
+# SOAK_REPRO_GAP seconds.
 #
 # NFSv4.1 answers a retransmitted call from the session's reply cache,
 # so a call is executed once across reconnects. An nfsd restart ends the
@@ -17,13 +20,13 @@
 # the state the first execution left. Every failed call is listed with
 # its time and whether the state is what the call was to make ("done":
 # the first execution's effect, so nothing was lost). The same count over
-# TCP says whether the transport has any part in it. The verdict lines
-# are INFO.
+# TCP (a pair of its own) says whether the transport has any part in it.
+# The verdict lines are INFO.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 TRIES=${SOAK_REPRO_TRIES:-20}
 GAP=${SOAK_REPRO_GAP:-14}
-TMNT=/mnt-tcp
+PROTO=${SOAK_REPRO_PROTO:-rdma}
 
 # call CHECK CMD...: one namespace call (ns_call); a failure is printed
 # with its error and whether its effect is in place ("done": the first
@@ -70,18 +73,12 @@ busy() {
 wait_server || { finish; exit 1; }
 [ "$(sctl ping)" = pong ] ||
 	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
-mount_nfs 4.2 || { finish; exit 1; }
-mkdir -p "$TMNT"
-step "mount $VM_SERVER_IP:/ $TMNT -o vers=4.2,proto=tcp"
-mount.nfs "$VM_SERVER_IP:/" "$TMNT" -o vers=4.2,proto=tcp ||
-	{ status repro-tcp-mount FAIL "mount over TCP failed"; umount_nfs; finish; exit 1; }
+mount_proto "$PROTO" || { finish; exit 1; }
 
 for c in 1 2 3 4; do
-	churn "rdma$c" "$MNT/replay-rdma$c" &
-	churn "tcp$c" "$TMNT/replay-tcp$c" &
+	churn "$PROTO$c" "$MNT/replay-$PROTO$c" &
 done
 busy "$MNT/busy" &
-busy "$TMNT/busy" &
 step "nfsd restarted every $GAP s, $TRIES times (grace period 10 s)"
 n=0
 while [ $n -lt "$TRIES" ]; do
@@ -94,14 +91,11 @@ sleep "$GAP"
 # the loops see /tmp/stop after their current call (the VM's time budget
 # covers one that never returns)
 wait
-for m in rdma tcp; do
-	ops=0 err=0 done_=0
-	for c in 1 2 3 4; do
-		read -r o e d <"/tmp/churn-$m$c.done"
-		ops=$((ops + o)) err=$((err + e)) done_=$((done_ + d))
-	done
-	status "repro-replay-$m" INFO "$TRIES nfsd restarts: $ops calls, $err failed; of those, $done_ left the state the call was to make"
+ops=0 err=0 done_=0
+for c in 1 2 3 4; do
+	read -r o e d <"/tmp/churn-$PROTO$c.done"
+	ops=$((ops + o)) err=$((err + e)) done_=$((done_ + d))
 done
-umount "$TMNT"
+status "repro-replay-$PROTO" INFO "$TRIES nfsd restarts: $ops calls, $err failed; of those, $done_ left the state the call was to make"
 umount_nfs
 finish
