@@ -196,18 +196,17 @@ mount_nfs() {
 	fi
 }
 
-# mount_proto PROTO: mount server:/ on /mnt, NFSv4.2 over PROTO (rdma or
-# tcp), and say which transport the mount got
+# mount_proto PROTO VERS DIR: mount server:/ on DIR, NFS version VERS
+# over PROTO (rdma or tcp), and say which transport the mount got
 mount_proto() {
-	if [ "$1" = rdma ]; then
-		mount_nfs 4.2 || return 1
-	else
-		wait_server || return 1
-		step "mount $VM_SERVER_IP:/ $MNT -o vers=4.2,proto=$1"
-		mount.nfs "$VM_SERVER_IP:/" "$MNT" -o "vers=4.2,proto=$1" ||
-			{ status "mount-$1" FAIL "mount over $1 failed"; return 1; }
-	fi
-	step "$MNT: $(awk -v m="$MNT" '$2 == m { print $4 }' /proc/mounts)"
+	wait_server || return 1
+	_o="vers=$2,proto=$1"
+	[ "$1" = rdma ] && _o="$_o,port=20049"
+	mkdir -p "$3"
+	step "mount $VM_SERVER_IP:/ $3 -o $_o"
+	mount.nfs "$VM_SERVER_IP:/" "$3" -o "$_o" ||
+		{ status "mount-$1-v$2" FAIL "mount -o $_o on $3 failed"; return 1; }
+	step "$3: $(awk -v m="$3" '$2 == m { print $4 }' /proc/mounts)"
 }
 
 umount_nfs() {

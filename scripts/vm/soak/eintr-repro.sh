@@ -3,10 +3,11 @@
 #
 # make soak's reproducer of a stress-ng EINTR across an nfsd restart
 # (SOAK_REPRO=eintr in scripts/vm/soak.sh; Documentation/soak.md, "An
-# open interrupted in the grace period"). One NFSv4.2 hard mount of the
+# open interrupted in the grace period"). An NFSv4.2 hard mount of the
 # server over SOAK_REPRO_PROTO (rdma or tcp; soak.sh runs one pair per
 # protocol: two mounts of one server with the same NFS version share one
-# NFSv4 client, and so one transport, whatever their proto= says), running
+# NFSv4 client, and so one transport, whatever their proto= says), and an
+# idle NFSv4.1 one holding a file open, as in the soak. On the first,
 # four loops of the soak's own stress-ng stressors that create files
 # (dentry, rename), SOAK_REPRO_RUN (2) s per pass, while the server's nfsd
 # is restarted every SOAK_REPRO_GAP (14) s, SOAK_REPRO_TRIES (12) times.
@@ -27,6 +28,7 @@ TRIES=${SOAK_REPRO_TRIES:-12}
 GAP=${SOAK_REPRO_GAP:-14}
 RUN=${SOAK_REPRO_RUN:-2}
 PROTO=${SOAK_REPRO_PROTO:-rdma}
+M41=/mnt41
 OPENEV=$TRACING/events/nfs4/nfs4_open_file
 
 # passes NAME DIR: stress-ng passes in DIR until /tmp/stop; each failed
@@ -53,7 +55,15 @@ passes() {
 wait_server || { finish; exit 1; }
 [ "$(sctl ping)" = pong ] ||
 	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
-mount_proto "$PROTO" || { finish; exit 1; }
+mount_proto "$PROTO" 4.2 "$MNT" || { finish; exit 1; }
+# a second NFSv4 client (another minor version) that holds a file open
+# and is otherwise idle, as the soak's NFSv4.1 mount often is: nfsd ends
+# its grace period early only once every client it knew has reclaimed,
+# and an idle one notices the restart late (at its next lease renewal)
+mount_proto "$PROTO" 4.1 "$M41" || { umount_nfs; finish; exit 1; }
+echo held >"$M41/held"
+(exec 3<"$M41/held" && exec sleep 100000) &
+HOLDER=$!
 # each OPEN nfsd answers with an error
 OPENS=0
 if echo 'error != 0' >"$OPENEV/filter" && echo 1 >"$OPENEV/enable" &&
@@ -88,5 +98,8 @@ if [ $OPENS = 1 ]; then
 	status "repro-eintr-opens-$PROTO" INFO "OPENs answered with an error: $(grep -ac 'nfs4_open_file:' "$TRACING/trace") ($(grep -a 'nfs4_open_file:' "$TRACING/trace" | grep -o 'error=[^ ]* ([A-Z_]*)' | sort | uniq -c | tr -s ' \n' '  '))"
 	grep -a 'nfs4_open_file:' "$TRACING/trace" | head -n 40 | sed 's/^/RPCRDMA-DIAG: open: /'
 fi
+kill "$HOLDER"
+wait "$HOLDER" 2>/dev/null
+umount "$M41" || status umount FAIL "umount $M41 failed"
 umount_nfs
 finish

@@ -73,7 +73,7 @@ busy() {
 wait_server || { finish; exit 1; }
 [ "$(sctl ping)" = pong ] ||
 	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
-mount_proto "$PROTO" || { finish; exit 1; }
+mount_proto "$PROTO" 4.2 "$MNT" || { finish; exit 1; }
 
 for c in 1 2 3 4; do
 	churn "$PROTO$c" "$MNT/replay-$PROTO$c" &
