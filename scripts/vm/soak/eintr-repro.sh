@@ -86,6 +86,7 @@ while [ $n -lt "$TRIES" ]; do
 done
 sleep "$GAP"
 : >/tmp/stop
+kill "$HOLDER"
 wait
 p=0 f=0 i=0
 for c in 1 2 3 4; do
@@ -98,8 +99,6 @@ if [ $OPENS = 1 ]; then
 	status "repro-eintr-opens-$PROTO" INFO "OPENs answered with an error: $(grep -ac 'nfs4_open_file:' "$TRACING/trace") ($(grep -a 'nfs4_open_file:' "$TRACING/trace" | grep -o 'error=[^ ]* ([A-Z_]*)' | sort | uniq -c | tr -s ' \n' '  '))"
 	grep -a 'nfs4_open_file:' "$TRACING/trace" | head -n 40 | sed 's/^/RPCRDMA-DIAG: open: /'
 fi
-kill "$HOLDER"
-wait "$HOLDER" 2>/dev/null
 umount "$M41" || status umount FAIL "umount $M41 failed"
 umount_nfs
 finish
