@@ -88,6 +88,9 @@ sleep "$GAP"
 : >/tmp/stop
 kill "$HOLDER"
 wait
+# when nfsd ended each grace period, and what the client's NFS logged
+sctl dmesg 600 | grep -a 'NFSD' | tail -n 40 | sed 's/^/RPCRDMA-DIAG: server: /'
+dmesg | grep -ai 'nfs' | tail -n 40 | sed 's/^/RPCRDMA-DIAG: client: /'
 p=0 f=0 i=0
 for c in 1 2 3 4; do
 	read -r a b d <"/tmp/eintr-$PROTO$c.done"
