@@ -84,6 +84,7 @@ n=0
 while [ $n -lt "$TRIES" ]; do
 	n=$((n + 1))
 	sleep "$GAP"
+	step "nfsd restart $n"
 	sctl nfsd-restart >/dev/null
 done
 sleep "$GAP"
@@ -96,6 +97,14 @@ for c in 1 2 3 4; do
 	read -r o e d <"/tmp/churn-$PROTO$c.done"
 	ops=$((ops + o)) err=$((err + e)) done_=$((done_ + d))
 done
+# SOAK_TRACE=1 (RDMA): the server's Sends flushed by a disconnect, each
+# a reply that may never have left (svcrdma's flush events), with the
+# restarts' times to set the failed calls against
+if [ "${SOAK_TRACE:-0}" = 1 ] && [ "$PROTO" = rdma ]; then
+	sctl trace 100000 >/tmp/strace.txt
+	status "repro-replay-flushes" INFO "$(grep -ac 'svcrdma_wc_send_flush' /tmp/strace.txt) Sends flushed, $(grep -ac 'svcrdma_wc_send_err' /tmp/strace.txt) failed, on the server"
+	grep -a 'svcrdma_wc_send_flush\|svcrdma_wc_send_err\|nfsd restart' /tmp/strace.txt | head -n 200 | sed 's/^/RPCRDMA-DIAG: server: /'
+fi
 status "repro-replay-$PROTO" INFO "$TRIES nfsd restarts: $ops calls, $err failed; of those, $done_ left the state the call was to make"
 umount_nfs
 finish
