@@ -78,9 +78,11 @@
 #                 stressors in passes of SOAK_REPRO_RUN (2) s on a mount
 #                 over RDMA, then over TCP (as replay), while nfsd
 #                 restarts every SOAK_REPRO_GAP (14) s, SOAK_REPRO_TRIES
-#                 (12) times: the passes whose opens returned EINTR, and
-#                 the OPENs nfsd answered with an error
-#                 (soak/eintr-repro.sh; build/soak/eintr-repro.txt)
+#                 (12) times, nfsdcld stopped so that each grace period
+#                 runs its 10 s (SOAK_REPRO_CLD=1 keeps it): the passes
+#                 whose opens returned EINTR, and the OPENs nfsd answered
+#                 with an error (soak/eintr-repro.sh;
+#                 build/soak/eintr-repro.txt)
 #   SOAK_REPRO=removal  instead of the soak, the client's rxe0 deleted
 #                 under a write load, alone and with a second rxe link,
 #                 SOAK_REPRO_TRIES (2) times each: how long the removal
@@ -620,6 +622,7 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 			SOAK_TRACE_EVENTS="${SOAK_TRACE_EVENTS:-}" SOAK_REPRO_GAP="${SOAK_REPRO_GAP:-}" \
 			SOAK_REPRO_PROTO="$proto" SOAK_REPRO_DIRDELEG="${SOAK_REPRO_DIRDELEG:-}" \
 			SOAK_REPRO_OBJ="${SOAK_REPRO_OBJ:-}" SOAK_REPRO_RUN="${SOAK_REPRO_RUN:-}" \
+			SOAK_REPRO_CLD="${SOAK_REPRO_CLD:-}" \
 			"S:SOAK_HUNG_SECS=$([ "$SOAK_REPRO" = readwait ] && echo 10)" || rc=1
 		{ grep -ahE 'RPCRDMA-(STATUS|DIAG)' "$VM_CLOG"; grep -ahE 'RPCRDMA-HUNG' "$VM_SLOG" | head -n 120; } |
 			tr -d '\r' | tee -a "$OUT/$SOAK_REPRO-repro.txt"

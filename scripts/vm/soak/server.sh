@@ -23,6 +23,8 @@
 #   conns              the debugfs connection lines
 #   negotiated         the rpcrdma_cm_negotiate events recorded so far
 #   dmesg [N]          the last N kernel messages
+#   cld-stop           nfsdcld stopped: later grace periods run their
+#                      whole length (SOAK_REPRO=eintr)
 #   siwtrace [N]       the last N events of siw_cq_watch's kprobes
 #   blocked            the tasks in uninterruptible sleep (SysRq w)
 #   trace              the fault tracepoints' buffer (rpcrdma, rdma_cma)
@@ -112,6 +114,10 @@ ctl() {
 			echo "$_d" >/sys/module/rpcrdma/parameters/short_replies &&
 			echo "ok max_req_size=$(sysctl -n sunrpc.svc_rdma.max_req_size) pdata=$(cat /sys/module/rpcrdma/parameters/pdata) remote_invalidate=$(cat /sys/module/rpcrdma/parameters/remote_invalidate) short_replies=$(cat /sys/module/rpcrdma/parameters/short_replies)" ;;
 	ping) echo pong ;;
+	# nfsd's client tracking daemon stopped (SOAK_REPRO=eintr): the next
+	# nfsd start has no record of its clients, so its grace period runs
+	# its whole 10 s instead of ending once every client has reclaimed
+	cld-stop) killall nfsdcld 2>/dev/null; echo ok ;;
 	conns) conns ;;
 	negotiated) grep -a ' rpcrdma_cm_negotiate: ' "$NEG/trace" ;;
 	# one of this module's counters, <debugfs>/rpcrdma_cm/NAME (unaccepted,
