@@ -323,21 +323,22 @@ errs_nfsd() {
 }
 
 # interrupted FAULTS: of the client's error lines on stdin, the
-# stress-ng passes whose failure is an open interrupted while NFSv4
+# stress-ng passes whose failures are calls interrupted while NFSv4
 # waited out the grace period of a restarted nfsd ("An open interrupted
 # in the grace period" in Documentation/soak.md): the pass overlapped an
-# nfsd restart, a stressor's open or fopen returned EINTR (errno=4), and
-# every other failure line is that stressor's own (its cleanup then
-# fails) or the parent's report that it failed. One line per such pass:
-# "PASS START END NFSD-FAULTS" (client uptime). Any other failure keeps
-# the pass an application error.
+# nfsd restart, and every failure line comes from a stressor that
+# reported a call failing with EINTR (errno=4; its later calls then
+# meet a state it did not make: an interrupted mkdir, then ENOENT), or
+# is the parent's report that such a stressor failed. One line per such
+# pass: "PASS START END NFSD-FAULTS" (client uptime). Any other failure
+# keeps the pass an application error.
 interrupted() {
 	awk 'FILENAME == ARGV[1] { n++; f[n] = $1; s[n] = $2; e[n] = $3; next }
 		$1 != "stress-ng" || ($5 != "fail:" && $5 != "error:") { next }
 		{ p = $2; sub(/:$/, "", p); pid = $6; gsub(/[^0-9]/, "", pid)
 		  if (!(p in t)) { t[p] = $3; order[++np] = p }
 		  k = ++nl[p]; line[p, k] = $0; who[p, k] = pid
-		  if ($0 ~ / f?open / && $0 ~ /errno=4[ :]/) eintr[p, pid] = 1 }
+		  if ($0 ~ /errno=4[ :]/) eintr[p, pid] = 1 }
 		END {
 		  for (j = 1; j <= np; j++) {
 			p = order[j]; ok = 0
