@@ -77,6 +77,7 @@ void rpcrdma_cm_count_stranded(unsigned int n);
 void rpcrdma_cm_count_unaccepted(unsigned int n);
 void rpcrdma_cm_count_unposted(void);
 void rpcrdma_cm_count_accept_failed(void);
+void rpcrdma_cm_count_drained(bool completed);
 
 /* rpcrdma_cm_client.c: xprtrdma hooks */
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
@@ -103,6 +104,7 @@ bool svc_rdma_cm_short_reply(struct svcxprt_rdma *rdma,
 unsigned int svc_rdma_cm_bc_max_payload(const struct svc_xprt *xprt);
 void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma);
+void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_disconnected(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_refuse_unaccepted(struct svcxprt_rdma *rdma);
 int svc_rdma_cm_payload_err(struct svcxprt_rdma *rdma, int err);

@@ -52,6 +52,10 @@ static atomic_t rpcrdma_cm_unaccepted = ATOMIC_INIT(0);
 static atomic_t rpcrdma_cm_unposted = ATOMIC_INIT(0);
 /* Transports svc_rdma_accept() gave up on, freed (svc_rdma_cm.c, 6.1) */
 static atomic_t rpcrdma_cm_accept_failed = ATOMIC_INIT(0);
+/* Detaches that waited for posted Work Requests (svc_rdma_cm.c) */
+static atomic_t rpcrdma_cm_drained = ATOMIC_INIT(0);
+/* ... and found some still posted when the wait ended */
+static atomic_t rpcrdma_cm_drain_timeouts = ATOMIC_INIT(0);
 
 /**
  * rpcrdma_cm_pdata_enabled - Does this module exchange private data
@@ -285,6 +289,21 @@ void rpcrdma_cm_count_accept_failed(void)
 }
 
 /**
+ * rpcrdma_cm_count_drained - Account a detach that waited for its Sends
+ * @completed: the posted Work Requests all completed within the wait
+ *
+ * The totals are <debugfs>/rpcrdma_cm/drained, detaches that found
+ * Work Requests posted and waited for them, and drain_timeouts, those
+ * whose wait ended with some still posted (see svc_rdma_cm_drain_sends()).
+ */
+void rpcrdma_cm_count_drained(bool completed)
+{
+	atomic_inc(&rpcrdma_cm_drained);
+	if (!completed)
+		atomic_inc(&rpcrdma_cm_drain_timeouts);
+}
+
+/**
  * rpcrdma_cm_init - Set up the debugfs view
  *
  * Return: always 0: debugfs is optional, and failing to create it
@@ -303,6 +322,10 @@ int rpcrdma_cm_init(void)
 				&rpcrdma_cm_unposted);
 	debugfs_create_atomic_t("accept_failed", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_accept_failed);
+	debugfs_create_atomic_t("drained", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_drained);
+	debugfs_create_atomic_t("drain_timeouts", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_drain_timeouts);
 	return 0;
 }
 

@@ -231,6 +231,42 @@ void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma)
 		ib_modify_qp(rdma->sc_qp, &attr, IB_QP_STATE);
 }
 
+/* How long a detach waits for the Work Requests posted on its QP */
+#define SVC_RDMA_CM_DRAIN_TIMEOUT	HZ
+
+static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
+{
+	return atomic_read(&rdma->sc_sq_avail) >= (int)rdma->sc_sq_depth;
+}
+
+/**
+ * svc_rdma_cm_drain_sends - Let posted replies leave before a disconnect
+ * @rdma: transport being detached (a listener has no QP)
+ *
+ * rdma_disconnect() moves the QP to ERROR, and the device flushes
+ * every Work Request it has not carried out yet. When nfsd stops, its
+ * threads post their last replies and exit, then every transport is
+ * detached: a reply still on the Send Queue is flushed and never
+ * reaches the client. The restart has ended the client's NFSv4.1
+ * session and its reply cache, so the client sends the call again on
+ * a new session and nfsd executes it a second time: an mkdir or
+ * symlink then fails with EEXIST, a rename, unlink or rmdir with
+ * ENOENT. A TCP transport sends what its socket holds before the FIN.
+ * Wait until nothing is posted, for at most SVC_RDMA_CM_DRAIN_TIMEOUT:
+ * when the peer has gone, Work Requests complete only as the device
+ * gives up on them, and the close must not wait that long.
+ */
+void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
+{
+	bool idle;
+
+	if (!rdma->sc_qp || svc_rdma_cm_sq_idle(rdma))
+		return;
+	idle = wait_event_timeout(rdma->sc_send_wait, svc_rdma_cm_sq_idle(rdma),
+				  SVC_RDMA_CM_DRAIN_TIMEOUT) > 0;
+	rpcrdma_cm_count_drained(idle);
+}
+
 /**
  * svc_rdma_cm_disconnected - Flush a connection the peer has closed
  * @rdma: transport whose CM ID reported DISCONNECTED or DEVICE_REMOVAL
