@@ -105,6 +105,8 @@ if [ "${SOAK_TRACE:-0}" = 1 ] && [ "$PROTO" = rdma ]; then
 	status "repro-replay-flushes" INFO "$(grep -ac 'svcrdma_wc_send_flush' /tmp/strace.txt) Sends flushed, $(grep -ac 'svcrdma_wc_send_err' /tmp/strace.txt) failed, on the server"
 	grep -a 'svcrdma_wc_send_flush\|svcrdma_wc_send_err\|nfsd restart' /tmp/strace.txt | head -n 200 | sed 's/^/RPCRDMA-DIAG: server: /'
 fi
+[ "$PROTO" = rdma ] &&
+	status "repro-replay-drained" INFO "server detaches that waited for posted replies: $(sctl counter drained), of which ended with some still posted: $(sctl counter drain_timeouts)"
 status "repro-replay-$PROTO" INFO "$TRIES nfsd restarts: $ops calls, $err failed; of those, $done_ left the state the call was to make"
 umount_nfs
 finish
