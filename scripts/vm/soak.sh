@@ -433,7 +433,7 @@ report() {
 		echo "| verify errors (fio, checker) | $verr |"
 		echo "| application errors (failed calls, non-zero exits) | $aerr |"
 		echo "| namespace calls executed twice across an nfsd restart (EEXIST/ENOENT with the call's effect in place: the restart drops NFSv4.1's reply cache; not counted above) | $nrep |"
-		echo "| stress-ng passes failed only on an open interrupted by the stressor's own SIGALRM while NFSv4 waited out a restarted nfsd's grace period (EINTR; SOAK_REPRO=eintr shows it over TCP too; not counted above) | $nint |"
+		echo "| stress-ng passes failed only on calls interrupted by the stressor's own SIGALRM while NFSv4 waited out a restarted nfsd's grace period (EINTR; SOAK_REPRO=eintr shows it over TCP too; not counted above) | $nint |"
 		echo "| faults injected / recovered from | $nf / $nrec |"
 		echo "| reconnects seen | $(echo "$sum" | sed -n 's/.*client_negotiations=\([0-9]*\) server_negotiations=\([0-9]*\) connect_count=\([0-9]*\).*/client \1 connections negotiated (mountstats connect_count \3), server \2/p') (2 are the mounts' first) |"
 		echo "| checker | $(echo "$sum" | sed -n 's/.*checker_files=\([0-9]*\).*/\1/p') file read-backs |"
@@ -486,7 +486,7 @@ report() {
 		fi
 		if [ -s "$OUT/interrupted-$tr.txt" ]; then
 			echo
-			echo "stress-ng passes failed only on an interrupted open (pass, client uptime start, end, the nfsd restarts it overlapped):"
+			echo "stress-ng passes failed only on interrupted calls (pass, client uptime start, end, the nfsd restarts it overlapped):"
 			echo
 			sed 's/^/    /' "$OUT/interrupted-$tr.txt"
 		fi
