@@ -614,8 +614,12 @@ if [ -n "${SOAK_REPRO:-}" ]; then
 	rc=0
 	for proto in ${protos:-default}; do
 		run=soak-$SOAK_REPRO-repro
-		[ "$proto" = default ] && proto="" || run=$run-$proto
-		[ -n "$proto" ] && msg "$SOAK_REPRO over $proto"
+		if [ "$proto" = default ]; then
+			proto=""
+		else
+			run=$run-$proto
+			msg "$SOAK_REPRO over $proto"
+		fi
 		VM_TIMEOUT=${user_timeout:-$budget} vm_pair "$run" \
 			"${SOAK_SERVER_KO:-ours}" "" "${SOAK_CLIENT_KO:-ours}" "" \
 			"$VMDIR/soak/$SOAK_REPRO-repro.sh" \

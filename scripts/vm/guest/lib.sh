@@ -138,6 +138,24 @@ sctl() { echo "$*" | timeout 20 nc -w 5 "$VM_SERVER_IP" "$CTL_PORT"; }
 # up: the guest's uptime in seconds, to the hundredth
 up() { cut -d' ' -f1 /proc/uptime; }
 
+# nfsd_restarts TRIES GAP: the server's nfsd restarted every GAP s, TRIES
+# times; GAP s later, /tmp/stop tells the reproducers' loops to end
+nfsd_restarts() {
+	_nr=0
+	while [ $_nr -lt "$1" ]; do
+		_nr=$((_nr + 1))
+		sleep "$2"
+		step "nfsd restart $_nr"
+		sctl nfsd-restart >/dev/null
+	done
+	sleep "$2"
+	: >/tmp/stop
+}
+
+# sum3 FILE...: the sums of the three counts on the FILEs' lines (what
+# each of a reproducer's loops left)
+sum3() { awk '{ a += $1; b += $2; c += $3 } END { print a + 0, b + 0, c + 0 }' "$@"; }
+
 # wait_file FILE SECS: wait up to SECS s for FILE (a marker a background
 # call leaves when it returns); prints the seconds waited, returns 0 if
 # FILE is there

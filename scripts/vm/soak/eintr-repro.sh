@@ -13,17 +13,17 @@
 # is restarted every SOAK_REPRO_GAP (14) s, SOAK_REPRO_TRIES (12) times.
 #
 # A restarted nfsd is in its grace period (10 s here): it answers a new
-# OPEN with NFS4ERR_GRACE, and the client waits and sends it again. With
-# nfsdcld, nfsd ends the grace period as soon as every client it knew
-# has reclaimed (about 2.5 s here), and a new OPEN meets it only in a
-# race with the other client's reclaim (the soak's seed 4244: 0.2 s); so
-# nfsdcld is stopped first (SOAK_REPRO_CLD=1 keeps it) and every grace
-# period runs its 10 s, as on a server without client tracking. That
-# wait (nfs4_do_open's retry delay) is interruptible, unlike the RPC's
-# own waits, which only a fatal signal ends. stress-ng ends each pass
-# with SIGALRM, caught without SA_RESTART: an open waiting out the grace
-# period when it comes, or entering that wait with the signal pending,
-# returns EINTR. Printed: the passes, those that failed, those with
+# OPEN with NFS4ERR_GRACE, and the client waits and sends it again.
+# That wait (nfs4_do_open's retry delay) is interruptible, unlike the
+# RPC's own waits, which only a fatal signal ends. stress-ng ends each
+# pass with SIGALRM, caught without SA_RESTART: an open waiting out the
+# grace period when it comes, or entering that wait with the signal
+# pending, returns EINTR. With nfsdcld, nfsd ends the grace period as
+# soon as every client it knew has reclaimed (about 2.5 s here), and a
+# new OPEN meets it only in a race with the other client's reclaim (the
+# soak's seed 4244: 0.2 s); so nfsdcld is stopped first
+# (SOAK_REPRO_CLD=1 keeps it) and every grace period runs its 10 s, as
+# on a server without client tracking. Printed: the passes, those that failed, those with
 # EINTR, each failed pass's lines with its time, and the OPENs nfsd
 # answered with an error (nfs4:nfs4_open_file). The verdict lines are
 # INFO.
@@ -85,25 +85,15 @@ for c in 1 2 3 4; do
 	passes "$PROTO$c" "$MNT/eintr-$PROTO$c" &
 done
 step "nfsd restarted every $GAP s, $TRIES times (grace period 10 s); stress-ng passes of $RUN s"
-n=0
-while [ $n -lt "$TRIES" ]; do
-	n=$((n + 1))
-	sleep "$GAP"
-	step "nfsd restart $n"
-	sctl nfsd-restart >/dev/null
-done
-sleep "$GAP"
-: >/tmp/stop
+nfsd_restarts "$TRIES" "$GAP"
 kill "$HOLDER"
 wait
 # when nfsd ended each grace period, and what the client's NFS logged
 sctl dmesg 600 | grep -a 'NFSD' | tail -n 40 | sed 's/^/RPCRDMA-DIAG: server: /'
 dmesg | grep -ai 'nfs' | tail -n 40 | sed 's/^/RPCRDMA-DIAG: client: /'
-p=0 f=0 i=0
-for c in 1 2 3 4; do
-	read -r a b d <"/tmp/eintr-$PROTO$c.done"
-	p=$((p + a)) f=$((f + b)) i=$((i + d))
-done
+read -r p f i <<EOF
+$(sum3 /tmp/eintr-"$PROTO"[1-4].done)
+EOF
 status "repro-eintr-$PROTO" INFO "$TRIES nfsd restarts: $p stress-ng passes, $f failed, $i of them with EINTR"
 if [ $OPENS = 1 ]; then
 	echo 0 >"$OPENEV/enable"

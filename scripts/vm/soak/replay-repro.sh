@@ -80,23 +80,13 @@ for c in 1 2 3 4; do
 done
 busy "$MNT/busy" &
 step "nfsd restarted every $GAP s, $TRIES times (grace period 10 s)"
-n=0
-while [ $n -lt "$TRIES" ]; do
-	n=$((n + 1))
-	sleep "$GAP"
-	step "nfsd restart $n"
-	sctl nfsd-restart >/dev/null
-done
-sleep "$GAP"
-: >/tmp/stop
+nfsd_restarts "$TRIES" "$GAP"
 # the loops see /tmp/stop after their current call (the VM's time budget
 # covers one that never returns)
 wait
-ops=0 err=0 done_=0
-for c in 1 2 3 4; do
-	read -r o e d <"/tmp/churn-$PROTO$c.done"
-	ops=$((ops + o)) err=$((err + e)) done_=$((done_ + d))
-done
+read -r ops err done_ <<EOF
+$(sum3 /tmp/churn-"$PROTO"[1-4].done)
+EOF
 # SOAK_TRACE=1 (RDMA): the server's Sends flushed by a disconnect, each
 # a reply that may never have left (svcrdma's flush events), with the
 # restarts' times to set the failed calls against
