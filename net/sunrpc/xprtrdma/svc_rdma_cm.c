@@ -214,16 +214,14 @@ void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma)
  * @rdma: transport being detached, or whose CM ID reported the peer gone
  *        (a listener has no QP)
  *
- * Moving the QP to ERROR makes any device complete what is posted, with
- * a flush status. svc_rdma_cm_disconnected() does it when the CM
- * reports the peer gone. Up to 6.1 the detach does it too, right after
- * rdma_disconnect(): an nfsd thread that pulls a Read chunk waits,
+ * Up to 6.1, an nfsd thread that pulls a Read chunk waits,
  * uninterruptibly and holding the transport, until its RDMA Reads
- * complete, and siw does not flush a Read it has sent when one of its
- * own Sends fails as the peer goes (it reports QP_FATAL and closes the
- * connection without moving the QP to ERROR). That Read stayed on its
- * queue until the drain in the transport's release, which waits for
- * that very thread.
+ * complete. A disconnect must flush them, but siw does not when one of
+ * its own Sends fails as the peer goes: it reports QP_FATAL and closes
+ * the connection without moving the QP to ERROR, so a Read it has sent
+ * stays on its queue until the drain in the transport's release, which
+ * waits for that very thread. Moving the QP to ERROR at detach makes
+ * any device flush what is posted, and the thread goes on.
  */
 void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma)
 {
@@ -254,11 +252,9 @@ static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
  * a new session and nfsd executes it a second time: an mkdir or
  * symlink then fails with EEXIST, a rename, unlink or rmdir with
  * ENOENT. A TCP transport sends what its socket holds before the FIN.
- * Wait until nothing is posted, for at most SVC_RDMA_CM_DRAIN_TIMEOUT.
- * When the peer has disconnected, svc_rdma_cm_disconnected() has
- * already flushed the QP and there is nothing to wait for; when it went
- * without a word (a link down), Work Requests complete only as the
- * device gives up on them, and the close must not wait that long.
+ * Wait until nothing is posted, for at most SVC_RDMA_CM_DRAIN_TIMEOUT:
+ * when the peer has gone, Work Requests complete only as the device
+ * gives up on them, and the close must not wait that long.
  */
 void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
 {
@@ -273,22 +269,17 @@ void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
 
 /**
  * svc_rdma_cm_disconnected - Flush a connection the peer has closed
- * @rdma: transport whose CM ID reported DISCONNECTED (or, up to 6.1,
- *        DEVICE_REMOVAL)
+ * @rdma: transport whose CM ID reported DISCONNECTED or DEVICE_REMOVAL
  *
- * Called from the CM event handler. The peer moved its QP to ERROR
- * before it disconnected, so nothing posted can still succeed, yet a
- * Work Request completes only once the device has spent its retries
- * (about 16 s on rxe). Flush them now, for two waits:
- *
- * - Up to 6.1 an nfsd thread waits for its RDMA Reads, and the close
- *   that would flush them runs in an nfsd thread too. With every thread
- *   waiting, on a Read or for Send Queue space, nothing closed the
- *   transport or accepted the client's new connection (make soak:
- *   params faults that took 16.7 to 17.1 s instead of 0.5 to 1.2 s).
- * - On every kernel the detach waits for the Send Queue to empty
- *   (svc_rdma_cm_drain_sends()), which Sends to a peer that has gone
- *   would hold for the whole SVC_RDMA_CM_DRAIN_TIMEOUT.
+ * Called from the CM event handler. Up to 6.1 an nfsd thread waits for
+ * its RDMA Reads to complete, and the close that would flush them runs
+ * in an nfsd thread too. When the peer has gone, a Read still on the
+ * QP completes only once the device has spent its retries (about 16 s
+ * on rxe), and with every thread waiting, on that Read or for Send
+ * Queue space, nothing closes the transport or accepts the client's
+ * new connection until then (make soak: params faults that took 16.7
+ * to 17.1 s instead of 0.5 to 1.2 s). The peer has already moved its
+ * QP to ERROR, so nothing posted can still succeed: flush it now.
  *
  * The reference keeps the QP alive: the transport's release destroys
  * it before it destroys the CM ID, and events arrive until then.
