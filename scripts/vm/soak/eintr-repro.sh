@@ -23,10 +23,10 @@
 # new OPEN meets it only in a race with the other client's reclaim (the
 # soak's seed 4244: 0.2 s); so nfsdcld is stopped first
 # (SOAK_REPRO_CLD=1 keeps it) and every grace period runs its 10 s, as
-# on a server without client tracking. Printed: the passes, those that failed, those with
-# EINTR, each failed pass's lines with its time, and the OPENs nfsd
-# answered with an error (nfs4:nfs4_open_file). The verdict lines are
-# INFO.
+# on a server without client tracking. Printed: the passes, those that
+# failed, those with EINTR, each failed pass's lines with its time, and
+# the OPENs nfsd answered with an error (nfs4:nfs4_open_file). The
+# verdict lines are INFO.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 TRIES=${SOAK_REPRO_TRIES:-12}
