@@ -345,6 +345,19 @@ vm_start() {
 	VM_PIDS+=("$VM_PID")
 }
 
+# vm_listening PORT PID: wait (30 s at most) until a TCP socket listens
+# on 127.0.0.1:PORT, the server QEMU's netdev; fail when PID exits first.
+# ss looks without connecting: a connection would be taken for the peer.
+vm_listening() {
+	local _
+	for _ in $(seq 150); do
+		[ -n "$(ss -Hltn "sport = :$1" 2>/dev/null)" ] && return 0
+		vm_alive "$2" || return 1
+		sleep 0.2
+	done
+	return 1
+}
+
 # vm_alive PID
 vm_alive() { kill -0 "$1" 2>/dev/null; }
 
@@ -514,14 +527,16 @@ vm_pair() {
 	vm_overlay "$dir/client.img" client "$cko" "$cparams" "$script" "${cv[@]}"
 	port=$(vm_port)
 
-	# Order: the server boots; once its init runs, the client boots while
-	# the server starts nfsd (the client waits for the server's readiness
-	# beacon before it mounts, see wait_server in guest/lib.sh); the
-	# host checks the server became ready, then waits for the client.
+	# Order: the server's QEMU starts; once its netdev socket listens (the
+	# client's QEMU connects to it at start), the client boots too. Booting both at once, one per host core, saves
+	# the server's boot time on every pair (about 10 s under TCG); the
+	# client waits for the server's readiness beacon before it mounts
+	# (wait_server in guest/lib.sh). The host checks the server booted and
+	# became ready, then waits for the client.
 	vm_start "$run-server" server "$dir/server.img" "$VM_SLOG" "listen=127.0.0.1:$port"
-	local spid=$VM_PID cpid rc=0
-	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STEP: .*boot server' "${VM_BOOT_TIMEOUT:-90}" "the server kernel to boot"; then
-		VM_RESULT_DETAIL="server: $VM_WAIT_ERR; $(vm_fails "$VM_SLOG")"
+	local spid=$VM_PID cpid rc=0 watch
+	if ! vm_listening "$port" "$spid"; then
+		VM_RESULT_DETAIL="server: its QEMU did not listen on 127.0.0.1:$port within 30 s: $(head -c 300 "$VM_SLOG.qemu" | tr '\n' ' ')"
 		vm_stop "$spid"
 		rm -f "$dir"/*.img "$dir"/*.mon.in "$dir"/*.mon.out
 		VM_RESULT_DETAIL+=" (logs: ${dir#"$TOP"/})"
@@ -530,8 +545,9 @@ vm_pair() {
 	vm_start "$run-client" client "$dir/client.img" "$VM_CLOG" "connect=127.0.0.1:$port"
 	cpid=$VM_PID
 	vm_netwatch "$port" "$dir/link.txt" "$spid" &
-	local watch=$!
-	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STATUS: server-ready' $((${VM_BOOT_TIMEOUT:-90} + 30)) "the server to start nfsd" ||
+	watch=$!
+	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STEP: .*boot server' "${VM_BOOT_TIMEOUT:-90}" "the server kernel to boot" ||
+	   ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STATUS: server-ready' $((${VM_BOOT_TIMEOUT:-90} + 30)) "the server to start nfsd" ||
 	   ! grep -aq 'RPCRDMA-STATUS: server-ready PASS' "$VM_SLOG"; then
 		VM_RESULT_DETAIL="server: ${VM_WAIT_ERR:-did not start}; $(vm_fails "$VM_SLOG")"
 		kill "$cpid" "$spid" "$watch" 2>/dev/null
