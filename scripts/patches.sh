@@ -60,11 +60,9 @@ JOBS=${JOBS:-2}
 ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.h\"$"
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^MODULE_VERSION\\("
 	# what only 6.1's rules call (server_payload_enotconn,
-	# server_accept_errout, server_detach_flush,
-	# server_disconnect_flush): mainline's svcrdma has
-	# none of those defects
+	# server_accept_errout, server_disconnect_flush): mainline's
+	# svcrdma has none of those defects
 	"net/sunrpc/xprtrdma/svc_rdma_cm.c ^int svc_rdma_cm_payload_err\\("
-	"net/sunrpc/xprtrdma/svc_rdma_cm.c ^void svc_rdma_cm_flush_qp\\("
 	"net/sunrpc/xprtrdma/svc_rdma_cm.c ^void svc_rdma_cm_disconnected\\("
 	"net/sunrpc/xprtrdma/svc_rdma_cm.c ^void svc_rdma_cm_accept_failed\\("
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^static atomic_t rpcrdma_cm_unposted"
@@ -74,7 +72,6 @@ ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^\\s+debugfs_create_atomic_t\\(\"unposted\""
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^\\s+debugfs_create_atomic_t\\(\"accept_failed\""
 	"include/linux/sunrpc/rpcrdma_cm.h ^int svc_rdma_cm_payload_err\\("
-	"include/linux/sunrpc/rpcrdma_cm.h ^void svc_rdma_cm_flush_qp\\("
 	"include/linux/sunrpc/rpcrdma_cm.h ^void svc_rdma_cm_disconnected\\("
 	"include/linux/sunrpc/rpcrdma_cm.h ^void svc_rdma_cm_accept_failed\\("
 	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_count_unposted\\("

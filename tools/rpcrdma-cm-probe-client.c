@@ -141,7 +141,8 @@ static void probe_hold(void)
 
 /* --read: the Calls, in order, on the connection @c. The Receive for
  * each Reply is exactly the Receive Size this host advertised in @pd
- * (1024 when it advertised none), as the RFC lets a client size it.
+ * (1024 when it advertised none), as the RFC lets a client size it;
+ * with --no-reply-buffer none is posted (a size of 0).
  */
 static void probe_do_reads(struct probe_conn *c, const u8 *pd, size_t pd_len,
 			   struct probe_outcome *o)
@@ -152,7 +153,8 @@ static void probe_do_reads(struct probe_conn *c, const u8 *pd, size_t pd_len,
 	probe_limits_of(pd, pd_len, &local);
 	for (i = 0; i < opts.nreads; i++) {
 		o->nreads++;
-		if (probe_read_run(c->pd, c->cq, c->id->qp, local.max_recv,
+		if (probe_read_run(c->pd, c->cq, c->id->qp,
+				   opts.no_reply_buffer ? 0 : local.max_recv,
 				   &opts.reads[i], 0x52840000 + i,
 				   opts.timeout_ms, &o->reads[i])) {
 			o->read_failed = true;

@@ -45,6 +45,9 @@ static void probe_usage(FILE *f)
 		"                     from the server's root) in a Call without chunks:\n"
 		"                     the Reply must fit the advertised Receive Size\n"
 		"                     (up to %d times, in order, on one connection)\n"
+		"  --no-reply-buffer  with --read: post no Receive for the Replies, so\n"
+		"                     that the server's Sends stay posted (RNR retries)\n"
+		"                     until the probe disconnects\n"
 		"Passive side:\n"
 		"  --listen [ADDR:]PORT  accept connections on PORT (all IPv4 addresses\n"
 		"                     unless ADDR is given; [::] for IPv6)\n"
@@ -182,7 +185,7 @@ static void probe_split_target(const char *t, bool port_only_ok)
 enum {
 	OPT_SEND_SIZE = 256, OPT_RECV_SIZE, OPT_NO_R, OPT_PDATA, OPT_NO_PDATA,
 	OPT_JSON, OPT_LISTEN, OPT_REJECT, OPT_COUNT, OPT_REPEAT, OPT_SEED,
-	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ,
+	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ, OPT_NO_REPLY_BUFFER,
 };
 
 static const struct option probe_longopts[] = {
@@ -201,6 +204,7 @@ static const struct option probe_longopts[] = {
 	{ "hold",        required_argument, NULL, OPT_HOLD },
 	{ "wait",        required_argument, NULL, OPT_WAIT },
 	{ "read",        required_argument, NULL, OPT_READ },
+	{ "no-reply-buffer", no_argument,   NULL, OPT_NO_REPLY_BUFFER },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
@@ -306,6 +310,9 @@ static bool probe_run_option(int c, struct probe_seen *seen)
 	case OPT_READ:
 		probe_parse_read(optarg);
 		break;
+	case OPT_NO_REPLY_BUFFER:
+		opts.no_reply_buffer = true;
+		break;
 	default:
 		return false;
 	}
@@ -340,9 +347,10 @@ static void probe_check_listen(const struct probe_seen *seen, int argc)
 {
 	if (optind != argc)
 		probe_bad_usage("--listen takes no SERVER argument");
-	if (opts.repeat || seen->seed || opts.hold_ms || opts.nreads)
+	if (opts.repeat || seen->seed || opts.hold_ms || opts.nreads ||
+	    opts.no_reply_buffer)
 		probe_bad_usage("%s: active side only",
-				"--repeat, --random-seed, --hold, --read");
+				"--repeat, --random-seed, --hold, --read, --no-reply-buffer");
 	if (seen->count && !opts.count)
 		probe_bad_usage("--count must be at least 1");
 	probe_split_target(opts.target, true);
@@ -365,6 +373,8 @@ static void probe_check_active(const struct probe_seen *seen, int argc,
 		probe_bad_usage("--random-seed needs --repeat");
 	if (opts.nreads && opts.repeat)
 		probe_bad_usage("--read works on one connection; drop --repeat");
+	if (opts.no_reply_buffer && !opts.nreads)
+		probe_bad_usage("--no-reply-buffer needs --read");
 	if (seen->seed && (seen->pdata || seen->no_pdata || seen->sizes))
 		probe_bad_usage("--random-seed chooses the private data itself");
 	opts.target = argv[optind];

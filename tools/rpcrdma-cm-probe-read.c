@@ -287,12 +287,14 @@ static bool probe_too_long(const struct ibv_wc *wc)
 		wc->status == IBV_WC_LOC_QP_OP_ERR);
 }
 
-/* Wait for the Send's and the Receive's completions; 0 or -errno */
-static int probe_wait_cq(struct ibv_cq *cq, int timeout_ms,
+/* Wait for the Send's and, when @recv, the Receive's completions;
+ * 0 or -errno
+ */
+static int probe_wait_cq(struct ibv_cq *cq, int timeout_ms, bool recv,
 			 struct probe_read_result *res)
 {
 	long long deadline = probe_now_ms() + timeout_ms;
-	bool sent = false, got = false;
+	bool sent = false, got = !recv;
 	struct ibv_wc wc;
 	int n;
 
@@ -334,13 +336,17 @@ static int probe_wait_cq(struct ibv_cq *cq, int timeout_ms,
  * @pd: protection domain of the connection
  * @cq: the connection's only CQ (Send and Receive)
  * @qp: connected RC QP with room for one Send and one Receive
- * @recv_size: octets to post for the Reply: the advertised Receive Size
+ * @recv_size: octets to post for the Reply: the advertised Receive Size;
+ *             0 posts no Receive, and only the Send's completion is
+ *             awaited: the server's Reply then stays on its Send Queue,
+ *             retried (RNR) for as long as the connection lasts
  * @rd: what to read
  * @xid: RPC and RPC-over-RDMA XID
  * @timeout_ms: how long to wait for the Reply
  * @res: OUT: what happened
  *
- * Return: 0 when a Reply of any kind arrived (see @res), else -errno.
+ * Return: 0 when a Reply of any kind arrived (see @res) or, with a
+ * @recv_size of 0, when the Call was sent; else -errno.
  */
 int probe_read_run(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_qp *qp,
 		   unsigned int recv_size, const struct probe_read *rd,
@@ -388,15 +394,19 @@ int probe_read_run(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_qp *qp,
 	swr.num_sge = 1;
 	swr.opcode = IBV_WR_SEND;
 	swr.send_flags = IBV_SEND_SIGNALED;
-	if (ibv_post_recv(qp, &rwr, &bad_rwr) ||
+	if ((recv_size && ibv_post_recv(qp, &rwr, &bad_rwr)) ||
 	    ibv_post_send(qp, &swr, &bad_swr)) {
 		ret = -EIO;
 		probe_why(res, "cannot post the Receive or the Send");
 		goto out_dereg;
 	}
-	ret = probe_wait_cq(cq, timeout_ms, res);
-	if (!ret)
+	ret = probe_wait_cq(cq, timeout_ms, recv_size, res);
+	if (ret)
+		goto out_dereg;
+	if (recv_size)
 		probe_decode_reply(buf, res->received, xid, res);
+	else
+		probe_why(res, "the Call was sent; no Receive posted for its Reply");
 out_dereg:
 	ibv_dereg_mr(mr);
 out_free:

@@ -87,6 +87,7 @@ struct probe_opts {
 	long wait_s;
 	struct probe_read reads[PROBE_READS_MAX];
 	unsigned int nreads;
+	bool no_reply_buffer;		/* --read: post no Receive */
 };
 
 /* The parts of a CM event the probe keeps after acknowledging it */

@@ -22,6 +22,7 @@
  * @list: entry in the connection registry shown in debugfs
  * @linked: @list is on the registry
  * @server: this side accepted the connection (svcrdma)
+ * @peer_closed: server: the CM reported the client's disconnect
  * @peer: the peer's address
  * @status: outcome of parsing the peer's private data
  * @peer_msg: the peer's message, valid when @status is present
@@ -34,6 +35,7 @@ struct rpcrdma_cm_conn {
 	struct list_head		list;
 	bool				linked;
 	bool				server;
+	bool				peer_closed;
 	struct sockaddr_storage		peer;
 	enum rpcrdma_pdata_status	status;
 	struct rpcrdma_pdata		peer_msg;
@@ -106,6 +108,7 @@ void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_disconnected(struct svcxprt_rdma *rdma);
+void svc_rdma_cm_peer_closed(struct svcxprt_rdma *rdma);
 void svc_rdma_cm_refuse_unaccepted(struct svcxprt_rdma *rdma);
 int svc_rdma_cm_payload_err(struct svcxprt_rdma *rdma, int err);
 void svc_rdma_cm_accept_failed(struct svcxprt_rdma *newxprt);

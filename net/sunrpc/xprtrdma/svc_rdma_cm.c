@@ -214,14 +214,19 @@ void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma)
  * @rdma: transport being detached, or whose CM ID reported the peer gone
  *        (a listener has no QP)
  *
- * Up to 6.1, an nfsd thread that pulls a Read chunk waits,
- * uninterruptibly and holding the transport, until its RDMA Reads
- * complete. A disconnect must flush them, but siw does not when one of
- * its own Sends fails as the peer goes: it reports QP_FATAL and closes
- * the connection without moving the QP to ERROR, so a Read it has sent
- * stays on its queue until the drain in the transport's release, which
- * waits for that very thread. Moving the QP to ERROR at detach makes
- * any device flush what is posted, and the thread goes on.
+ * Moving the QP to ERROR makes any device complete what is posted at
+ * once, with a flush status. svc_rdma_cm_drain_sends() does it for a
+ * client that has disconnected.
+ *
+ * Kernels up to 6.1 need it in two more places, where the rpcrdma-cm
+ * module for them calls it: the CM handler's svc_rdma_cm_disconnected(),
+ * and the detach, right after rdma_disconnect(). There an nfsd thread
+ * that pulls a Read chunk waits, uninterruptibly and holding the
+ * transport, until its RDMA Reads complete. A disconnect must flush
+ * them, but siw does not when one of its own Sends fails as the peer
+ * goes: it reports QP_FATAL and closes the connection without moving
+ * the QP to ERROR, so a Read it has sent stays on its queue until the
+ * drain in the transport's release, which waits for that very thread.
  */
 void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma)
 {
@@ -255,6 +260,11 @@ static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
  * Wait until nothing is posted, for at most SVC_RDMA_CM_DRAIN_TIMEOUT:
  * when the peer has gone, Work Requests complete only as the device
  * gives up on them, and the close must not wait that long.
+ *
+ * When the client disconnected first, it moved its QP to ERROR before
+ * its DREQ: nothing posted can reach it any more, and waiting would
+ * hold this nfsd thread for the whole timeout. Flush the QP instead,
+ * so that every Work Request completes now.
  */
 void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
 {
@@ -262,9 +272,29 @@ void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
 
 	if (!rdma->sc_qp || svc_rdma_cm_sq_idle(rdma))
 		return;
+	if (READ_ONCE(rdma->sc_cm.peer_closed))
+		svc_rdma_cm_flush_qp(rdma);
 	idle = wait_event_timeout(rdma->sc_send_wait, svc_rdma_cm_sq_idle(rdma),
 				  SVC_RDMA_CM_DRAIN_TIMEOUT) > 0;
 	rpcrdma_cm_count_drained(idle);
+}
+
+/**
+ * svc_rdma_cm_peer_closed - Note that the client has disconnected
+ * @rdma: transport whose CM ID reported DISCONNECTED (on 6.1 also
+ *        DEVICE_REMOVAL)
+ *
+ * Called from the CM event handler, before it asks for the transport
+ * to be closed; svc_rdma_cm_drain_sends() reads the mark when an nfsd
+ * thread detaches the transport. The handler touches no QP: the
+ * transport's release destroys the QP before the CM ID, and holding a
+ * reference here instead could make this handler drop the last one,
+ * which destroys the CM ID from inside its own handler (a deadlock on
+ * 6.12 and 7.x, which release a transport synchronously).
+ */
+void svc_rdma_cm_peer_closed(struct svcxprt_rdma *rdma)
+{
+	WRITE_ONCE(rdma->sc_cm.peer_closed, true);
 }
 
 /**

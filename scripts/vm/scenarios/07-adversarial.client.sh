@@ -22,6 +22,8 @@
 # 2b. --read: NFSv4.0 READs without chunks into one Receive of the
 #    advertised size; exact Reply sizes, ERR_CHUNK when a Reply would
 #    not fit, the connection kept; the server's inline_too_large events;
+# 2c. --read with no Receive posted, then a disconnect: the server's
+#    detach flushes the Reply it could not deliver (drain_timeouts);
 # 3. the probe listening on the server (ports 20051...) with hostile
 #    reply private data; this client mounts it (soft, in the background,
 #    killed once connected); its debugfs line, rpcrdma_cm_negotiate
@@ -146,6 +148,31 @@ _ok=no
 [ "$_tl" = 4 ] && [ -n "$_tx" ] && _ok=yes
 check read-trace "server rpcrdma_cm_inline_too_large events for the probe: $_tl (want 4, one of length=2052 send=2048)" \
 	[ $_ok = yes ]
+
+# ---- 2c. A Reply the client never takes ---------------------------------------
+# --no-reply-buffer posts no Receive: the server's Reply to the READ is
+# answered with RNR NAKs and retried until the probe disconnects after
+# its --hold, which moves the probe's QP to ERROR first. Nothing can
+# deliver that Reply any more: the nfsd thread that detaches the
+# connection must flush it, not wait out the drain's second
+# (<debugfs>/rpcrdma_cm/drain_timeouts unchanged; rxe retries for far
+# longer than a second); and the connection's debugfs line must go.
+DBG=/sys/kernel/debug/rpcrdma_cm
+_d0=$(srv run cat $DBG/drained)
+_t0=$(srv run cat $DBG/drain_timeouts)
+step "case unread-reply: READ of 1000 octets, no Receive posted, disconnect after 1 s"
+$P --json --read $F:1000 --no-reply-buffer --hold 1000 "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
+rc=$?
+_i=0
+while [ "$(srv run grep -c role= $SRVCONNS)" != "$srv_base" ] && [ $_i -lt 10 ]; do
+	sleep 1
+	_i=$((_i + 1))
+done
+_d1=$(srv run cat $DBG/drained)
+_t1=$(srv run cat $DBG/drain_timeouts)
+_n=$(srv run grep -c role= $SRVCONNS)
+check unread-reply "probe exit $rc (want 0); server drained $_d0 -> $_d1, drain_timeouts $_t0 -> $_t1 (want unchanged); debugfs lines $_n after ${_i} s (want $srv_base) $(grep -o '"reply":"[a-z_]*"' /tmp/p.json | head -n 1)" \
+	[ "$rc:$_t1:$_n" = "0:$_t0:$srv_base" ]
 
 step "case too-long: 57 octets"
 $P --json --pdata "$(zeros 57)" "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
