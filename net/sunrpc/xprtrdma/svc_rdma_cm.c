@@ -281,16 +281,17 @@ void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
 
 /**
  * svc_rdma_cm_peer_closed - Note that the client has disconnected
- * @rdma: transport whose CM ID reported DISCONNECTED (on 6.1 also
- *        DEVICE_REMOVAL)
+ * @rdma: transport whose CM ID reported DISCONNECTED (or
+ *        DEVICE_REMOVAL, where the handler closes on both alike)
  *
  * Called from the CM event handler, before it asks for the transport
  * to be closed; svc_rdma_cm_drain_sends() reads the mark when an nfsd
  * thread detaches the transport. The handler touches no QP: the
- * transport's release destroys the QP before the CM ID, and holding a
- * reference here instead could make this handler drop the last one,
- * which destroys the CM ID from inside its own handler (a deadlock on
- * 6.12 and 7.x, which release a transport synchronously).
+ * transport's release destroys the QP before the CM ID, and a
+ * reference taken here to keep the QP could be the last one. Dropping
+ * it would release the transport from inside this handler, and where
+ * the release runs synchronously, its rdma_destroy_id() waits for this
+ * very handler to return: a deadlock.
  */
 void svc_rdma_cm_peer_closed(struct svcxprt_rdma *rdma)
 {
