@@ -35,7 +35,9 @@ step "probe build (make tools)" make -s tools
 for name in $(ktab | awk '$5 != "-" {print $1}'); do
 	scope=$(ktab_field "$name" 5)
 	step "kernel $name: build, lint, vmtest ${scope//,/ } (make matrix MATRIX=$name)" \
-		env MATRIX="$name" "$TOP/scripts/matrix.sh"
+		env MATRIX="$name" LINT_SHELL="${lint_shell:-1}" "$TOP/scripts/matrix.sh"
+	# the scripts' shellcheck does not depend on the kernel: the first lint runs it
+	lint_shell=0
 done
 # The debug kernel lane, for the default kernel: the codec's KUnit suites
 # inside the KASAN/lockdep/kmemleak/UBSAN kernel (as many cases as make
