@@ -157,9 +157,13 @@ check read-trace "server rpcrdma_cm_inline_too_large events for the probe: $_tl 
 # connection must flush it, not wait out the drain's second
 # (<debugfs>/rpcrdma_cm/drain_timeouts unchanged; rxe retries for far
 # longer than a second); and the connection's debugfs line must go.
+# The server's rxe counts each RNR NAK its Sends receive: that count
+# must grow, or the Reply was never posted and the case proves nothing.
 DBG=/sys/kernel/debug/rpcrdma_cm
+RNR=/sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_rnr_err
 _d0=$(srv run cat $DBG/drained)
 _t0=$(srv run cat $DBG/drain_timeouts)
+_r0=$(srv run cat $RNR)
 step "case unread-reply: READ of 1000 octets, no Receive posted, disconnect after 1 s"
 $P --json --read $F:1000 --no-reply-buffer --hold 1000 "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
 rc=$?
@@ -171,8 +175,11 @@ done
 _d1=$(srv run cat $DBG/drained)
 _t1=$(srv run cat $DBG/drain_timeouts)
 _n=$(srv run grep -c role= $SRVCONNS)
-check unread-reply "probe exit $rc (want 0); server drained $_d0 -> $_d1, drain_timeouts $_t0 -> $_t1 (want unchanged); debugfs lines $_n after ${_i} s (want $srv_base) $(grep -o '"reply":"[a-z_]*"' /tmp/p.json | head -n 1)" \
-	[ "$rc:$_t1:$_n" = "0:$_t0:$srv_base" ]
+_r1=$(srv run cat $RNR)
+_ok=no
+[ "$rc:$_t1:$_n" = "0:$_t0:$srv_base" ] && [ "${_r1:-0}" -gt "${_r0:-0}" ] 2>/dev/null && _ok=yes
+check unread-reply "probe exit $rc (want 0); server RNR NAKs received $_r0 -> $_r1 (want more: its Reply was posted); drained $_d0 -> $_d1, drain_timeouts $_t0 -> $_t1 (want unchanged); debugfs lines $_n after ${_i} s (want $srv_base) $(grep -o '"reply":"[a-z_]*"' /tmp/p.json | head -n 1)" \
+	[ $_ok = yes ]
 
 step "case too-long: 57 octets"
 $P --json --pdata "$(zeros 57)" "$VM_SERVER_IP" >/tmp/p.json 2>/tmp/p.err
