@@ -444,7 +444,7 @@ report() {
 		echo "| server: connection requests refused as a closing listener went (an nfsd restart; <debugfs>/rpcrdma_cm/unaccepted) | $(echo " $sum" | sed -n 's/.* unaccepted=\([-0-9]*\).*/\1/p') |"
 		echo "| server: READ replies dropped as their Write chunk's post failed on a closing connection (6.1; <debugfs>/rpcrdma_cm/unposted) | $(echo " $sum" | sed -n 's/.* unposted=\([-0-9]*\).*/\1/p') |"
 		echo "| server: new transports whose accept failed, freed (6.1 leaked them; <debugfs>/rpcrdma_cm/accept_failed) | $(echo " $sum" | sed -n 's/.* accept_failed=\([-0-9]*\).*/\1/p') |"
-		echo "| server: detaches that waited for posted replies before disconnecting / whose wait ended with some still posted (<debugfs>/rpcrdma_cm/drained, drain_timeouts) | $(echo " $sum" | sed -n 's/.* drained=\([-0-9]*\).*/\1/p') / $(echo " $sum" | sed -n 's/.* drain_timeouts=\([-0-9]*\).*/\1/p') |"
+		echo "| server: detaches that waited for posted replies before disconnecting / whose wait ended with some still posted / of those, waits shared with an earlier detach's (<debugfs>/rpcrdma_cm/drained, drain_timeouts, drain_shortened) | $(echo " $sum" | sed -n 's/.* drained=\([-0-9]*\).*/\1/p') / $(echo " $sum" | sed -n 's/.* drain_timeouts=\([-0-9]*\).*/\1/p') / $(echo " $sum" | sed -n 's/.* drain_shortened=\([-0-9]*\).*/\1/p') |"
 		[ "$tr" != siw ] ||
 			echo "| siw: completions lost to a full Completion Queue (kprobe on siw_cq_event; the Work Requests behind them never complete) | client $(echo " $sum" | sed -n 's/.* siw_cq_full=\([-0-9]*\).*/\1/p'), server $(echo " $sum" | sed -n 's/.* server_siw_cq_full=\([-0-9]*\).*/\1/p') |"
 		[ "$tr" != siw ] || [ ! -s "$(dirname "$clog")/wire.pcap" ] ||

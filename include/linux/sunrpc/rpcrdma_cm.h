@@ -79,7 +79,7 @@ void rpcrdma_cm_count_stranded(unsigned int n);
 void rpcrdma_cm_count_unaccepted(unsigned int n);
 void rpcrdma_cm_count_unposted(void);
 void rpcrdma_cm_count_accept_failed(void);
-void rpcrdma_cm_count_drained(bool completed);
+void rpcrdma_cm_count_drained(bool completed, bool shared);
 
 /* rpcrdma_cm_client.c: xprtrdma hooks */
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,

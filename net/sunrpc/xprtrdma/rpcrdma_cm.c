@@ -56,6 +56,8 @@ static atomic_t rpcrdma_cm_accept_failed = ATOMIC_INIT(0);
 static atomic_t rpcrdma_cm_drained = ATOMIC_INIT(0);
 /* ... and found some still posted when the wait ended */
 static atomic_t rpcrdma_cm_drain_timeouts = ATOMIC_INIT(0);
+/* ... of those, waits cut short by sharing an earlier detach's wait */
+static atomic_t rpcrdma_cm_drain_shortened = ATOMIC_INIT(0);
 
 /**
  * rpcrdma_cm_pdata_enabled - Does this module exchange private data
@@ -291,16 +293,21 @@ void rpcrdma_cm_count_accept_failed(void)
 /**
  * rpcrdma_cm_count_drained - Account a detach that waited for its Sends
  * @completed: the posted Work Requests all completed within the wait
+ * @shared: the wait shared an earlier detach's, and could be shorter
  *
  * The totals are <debugfs>/rpcrdma_cm/drained, detaches that found
- * Work Requests posted and waited for them, and drain_timeouts, those
- * whose wait ended with some still posted (see svc_rdma_cm_drain_sends()).
+ * Work Requests posted and waited for them; drain_timeouts, those
+ * whose wait ended with some still posted; and drain_shortened, those
+ * of the timeouts whose wait was shared (see svc_rdma_cm_drain_sends()).
  */
-void rpcrdma_cm_count_drained(bool completed)
+void rpcrdma_cm_count_drained(bool completed, bool shared)
 {
 	atomic_inc(&rpcrdma_cm_drained);
-	if (!completed)
-		atomic_inc(&rpcrdma_cm_drain_timeouts);
+	if (completed)
+		return;
+	atomic_inc(&rpcrdma_cm_drain_timeouts);
+	if (shared)
+		atomic_inc(&rpcrdma_cm_drain_shortened);
 }
 
 /**
@@ -326,6 +333,8 @@ int rpcrdma_cm_init(void)
 				&rpcrdma_cm_drained);
 	debugfs_create_atomic_t("drain_timeouts", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_drain_timeouts);
+	debugfs_create_atomic_t("drain_shortened", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_drain_shortened);
 	return 0;
 }
 

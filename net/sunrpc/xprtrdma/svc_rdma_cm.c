@@ -238,6 +238,40 @@ void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma)
 
 /* How long a detach waits for the Work Requests posted on its QP */
 #define SVC_RDMA_CM_DRAIN_TIMEOUT	HZ
+/* The least a detach waits when it shares an earlier detach's wait */
+#define SVC_RDMA_CM_DRAIN_SHARED	(HZ / 5)
+
+/* When the latest wait for a live peer's Work Requests ends, in jiffies */
+static unsigned long svc_rdma_cm_drain_end;
+
+/**
+ * svc_rdma_cm_drain_wait - How long a detach waits for a live peer
+ * @shared: set when the wait is shared with an earlier detach's
+ *
+ * nfsd's shutdown detaches its transports one after another, in one
+ * thread, while the Work Requests posted on all of them progress at
+ * once: a reply posted before an earlier detach's wait has had that
+ * wait to leave. A detach that starts less than
+ * SVC_RDMA_CM_DRAIN_TIMEOUT after the latest wait ended shares it: it
+ * waits until that wait's end, and at least SVC_RDMA_CM_DRAIN_SHARED.
+ * Otherwise N clients that went silent with replies posted would hold
+ * the shutdown N seconds. Two detaches racing here at most shorten or
+ * lengthen one wait; no lock is worth that.
+ *
+ * Return: the wait, in jiffies.
+ */
+static long svc_rdma_cm_drain_wait(bool *shared)
+{
+	unsigned long end = READ_ONCE(svc_rdma_cm_drain_end);
+	unsigned long now = jiffies;
+	long wait = SVC_RDMA_CM_DRAIN_TIMEOUT;
+
+	*shared = time_before(now, end + SVC_RDMA_CM_DRAIN_TIMEOUT);
+	if (*shared)
+		wait = max_t(long, (long)(end - now), SVC_RDMA_CM_DRAIN_SHARED);
+	WRITE_ONCE(svc_rdma_cm_drain_end, now + wait);
+	return wait;
+}
 
 static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
 {
@@ -257,7 +291,8 @@ static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
  * a new session and nfsd executes it a second time: an mkdir or
  * symlink then fails with EEXIST, a rename, unlink or rmdir with
  * ENOENT. A TCP transport sends what its socket holds before the FIN.
- * Wait until nothing is posted, for at most SVC_RDMA_CM_DRAIN_TIMEOUT:
+ * Wait until nothing is posted, for at most SVC_RDMA_CM_DRAIN_TIMEOUT,
+ * shared with the detaches close in time (svc_rdma_cm_drain_wait()):
  * when the peer has gone, Work Requests complete only as the device
  * gives up on them, and the close must not wait that long.
  *
@@ -268,15 +303,18 @@ static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
  */
 void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
 {
-	bool idle;
+	long wait = SVC_RDMA_CM_DRAIN_TIMEOUT;
+	bool idle, shared = false;
 
 	if (!rdma->sc_qp || svc_rdma_cm_sq_idle(rdma))
 		return;
 	if (READ_ONCE(rdma->sc_cm.peer_closed))
 		svc_rdma_cm_flush_qp(rdma);
+	else
+		wait = svc_rdma_cm_drain_wait(&shared);
 	idle = wait_event_timeout(rdma->sc_send_wait, svc_rdma_cm_sq_idle(rdma),
-				  SVC_RDMA_CM_DRAIN_TIMEOUT) > 0;
-	rpcrdma_cm_count_drained(idle);
+				  wait) > 0;
+	rpcrdma_cm_count_drained(idle, shared);
 }
 
 /**

@@ -17,7 +17,7 @@
 #   set MAXREQ PDATA REMINV SHORT  sunrpc.svc_rdma.max_req_size and the
 #                      rpcrdma parameters, for the next connections
 #   counter NAME       a counter: unaccepted, unposted, accept_failed,
-#                      drained, drain_timeouts
+#                      drained, drain_timeouts, drain_shortened
 #                      (this module's debugfs), siw_cq_full (siw_cq_watch),
 #                      hung (tasks the hung-task detector reported),
 #                      qp_events (SOAK_TRACE=1: svcrdma's QP events by kind)
@@ -122,12 +122,12 @@ ctl() {
 	conns) conns ;;
 	negotiated) grep -a ' rpcrdma_cm_negotiate: ' "$NEG/trace" ;;
 	# one of this module's counters, <debugfs>/rpcrdma_cm/NAME (unaccepted,
-	# unposted, accept_failed, drained, drain_timeouts:
+	# unposted, accept_failed, drained, drain_timeouts, drain_shortened:
 	# Documentation/rpcrdma-cm.md); "-" with
 	# Debian's module
 	counter)
 		case $_a in
-		unaccepted | unposted | accept_failed | drained | drain_timeouts)
+		unaccepted | unposted | accept_failed | drained | drain_timeouts | drain_shortened)
 			cat "/sys/kernel/debug/rpcrdma_cm/$_a" 2>/dev/null || echo - ;;
 		siw_cq_full) siw_cq_full ;;
 		hung) hung_count ;;
