@@ -44,8 +44,14 @@ srv_sysctl() {
 }
 srv_trace() { trace_lines "${1:-svcrdma_post_send}"; }
 srv_trace_clear() { trace_clear; echo cleared; }
-# restart the listener (and all connections) with the current settings
-srv_restart() { stop_nfsd; start_nfsd && echo restarted; }
+# restart the listener (and all connections) with the current settings;
+# the console says how long nfsd took to stop (the detaches' drains)
+srv_restart() {
+	_st=$(up)
+	stop_nfsd
+	step "server: nfsd stopped in $(echo "$_st $(up)" | awk '{ printf "%.2f", $2 - $1 }') s" >/dev/console
+	start_nfsd && echo restarted
+}
 srv_dmesg() { dmesg | tail -n "${1:-40}"; }
 srv_param() { set_param "$1" "$2" && echo "rpcrdma.$1=$(cat "/sys/module/rpcrdma/parameters/$1")"; }
 # run a shell command line here (words re-joined with single blanks; no
