@@ -6,6 +6,7 @@ sc_run() {
 	# shellcheck source=scripts/vm/scenarios/probe-lib.bash
 	. "$SCDIR/probe-lib.bash"
 	sc_probe_guests || { SC_FAILED=1; SC_DETAIL="the probe could not be built or put in the guests"; return; }
-	local VM_TIMEOUT=${VM_TIMEOUT_07:-480}
+	# alone: 200-260 s; two VM pairs on 2 cores: up to 470 s (2026-11-28)
+	local VM_TIMEOUT=${VM_TIMEOUT_07:-600}
 	sc_pair adversarial ours "" ours "" "$SCDIR/07-adversarial.client.sh"
 }
