@@ -33,7 +33,8 @@
 #    server's view; the server lists only the NFS connection again;
 # 6. three probe connections leave Replies undelivered and stay silent,
 #    then nfsd restarts: every detach times out, all but the first on a
-#    wait shared with it (drain_timeouts, drain_shortened).
+#    wait shared with it (drain_timeouts, drain_shortened); not on 6.1,
+#    whose nfsd threads wait for those Replies themselves (sendto_waits).
 # shellcheck disable=SC2086 # ABS below is three arguments on purpose
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
@@ -290,34 +291,41 @@ srv dmesg 20 | grep -i "rpcrdma\|svcrdma" | tail -n 5 | sed 's/^/RPCRDMA-STEP: s
 # The first waits the drain's whole second; the others start within a
 # second after it and share its wait, so that N such clients do not
 # hold the shutdown N seconds (<debugfs>/rpcrdma_cm/drain_shortened).
-SILENT=3
-_t0=$(srv run cat $DBG/drain_timeouts)
-_s0=$(srv run cat $DBG/drain_shortened)
-_r0=$(srv run cat $RNR)
-step "case silent-peers: $SILENT probes each leave a Reply undelivered, then nfsd restarts"
-_pids=""
-_k=0
-while [ $_k -lt $SILENT ]; do
-	$P --json --read $F:1000 --no-reply-buffer --hold 120000 "$VM_SERVER_IP" >/tmp/sp.$_k 2>&1 &
-	_pids="$_pids $!"
-	_k=$((_k + 1))
-done
-# until the connections are up and their Replies draw RNR NAKs
-_i=0
-while [ $_i -lt 30 ]; do
-	_n=$(srv run grep -c role= $SRVCONNS)
-	_r1=$(srv run cat $RNR)
-	[ "$_n" = $((srv_base + SILENT)) ] && [ "${_r1:-0}" -ge $((_r0 + 2 * SILENT)) ] 2>/dev/null && break
-	sleep 1
-	_i=$((_i + 1))
-done
-step "silent-peers: $_n debugfs lines, RNR NAKs $_r0 -> $_r1 after $_i s; restarting nfsd"
-[ "$(srv restart)" = restarted ] || status silent-peers-restart FAIL "the server did not restart nfsd"
-_t1=$(srv run cat $DBG/drain_timeouts)
-_s1=$(srv run cat $DBG/drain_shortened)
-kill -USR1 $_pids 2>/dev/null
-wait $_pids
-check silent-peers "drain_timeouts $_t0 -> $_t1 (want +$SILENT: each detach found its Reply posted), drain_shortened $_s0 -> $_s1 (want +$((SILENT - 1)): all but the first shared its wait)" \
-	[ "$((_t1 - _t0)):$((_s1 - _s0))" = "$SILENT:$((SILENT - 1))" ]
+if sendto_waits; then
+	# 2026-11-28, 6.1.0-56: the three nfsd threads that replied waited
+	# in svc_rdma_sendto() until the probes disconnected (120 s), and
+	# rpc.nfsd 0 with them (113 s); no detach had anything to drain
+	status silent-peers INFO "not run on $KVER: its nfsd threads wait in svc_rdma_sendto() for their Send to complete, so nfsd's shutdown waits for the peers, not for the drain"
+else
+	SILENT=3
+	_t0=$(srv run cat $DBG/drain_timeouts)
+	_s0=$(srv run cat $DBG/drain_shortened)
+	_r0=$(srv run cat $RNR)
+	step "case silent-peers: $SILENT probes each leave a Reply undelivered, then nfsd restarts"
+	_pids=""
+	_k=0
+	while [ $_k -lt $SILENT ]; do
+		$P --json --read $F:1000 --no-reply-buffer --hold 120000 "$VM_SERVER_IP" >/tmp/sp.$_k 2>&1 &
+		_pids="$_pids $!"
+		_k=$((_k + 1))
+	done
+	# until the connections are up and their Replies draw RNR NAKs
+	_i=0
+	while [ $_i -lt 30 ]; do
+		_n=$(srv run grep -c role= $SRVCONNS)
+		_r1=$(srv run cat $RNR)
+		[ "$_n" = $((srv_base + SILENT)) ] && [ "${_r1:-0}" -ge $((_r0 + 2 * SILENT)) ] 2>/dev/null && break
+		sleep 1
+		_i=$((_i + 1))
+	done
+	step "silent-peers: $_n debugfs lines, RNR NAKs $_r0 -> $_r1 after $_i s; restarting nfsd"
+	[ "$(srv restart)" = restarted ] || status silent-peers-restart FAIL "the server did not restart nfsd"
+	_t1=$(srv run cat $DBG/drain_timeouts)
+	_s1=$(srv run cat $DBG/drain_shortened)
+	kill -USR1 $_pids 2>/dev/null
+	wait $_pids
+	check silent-peers "drain_timeouts $_t0 -> $_t1 (want +$SILENT: each detach found its Reply posted), drain_shortened $_s0 -> $_s1 (want +$((SILENT - 1)): all but the first shared its wait)" \
+		[ "$_t1:$_s1" = "$((${_t0:-0} + SILENT)):$((${_s0:-0} + SILENT - 1))" ]
+fi
 umount_nfs
 finish
