@@ -97,9 +97,9 @@ if [ ! -e "$SCRATCH/.rpcrdma-origin" ] ||
 fi
 
 msg "kunit: overlaying the codec and its tests into $SCRATCH"
-for h in linux/sunrpc/rpcrdma_pdata.h linux/sunrpc/rpcrdma_cm.h \
-	 trace/events/rpcrdma_cm.h; do
-	put "$TOP/include/$h" "$SCRATCH/include/$h"
+for h in "$TOP"/include/linux/sunrpc/rpcrdma_*.h \
+	 "$TOP"/include/trace/events/rpcrdma_cm.h; do
+	put "$h" "$SCRATCH/include/${h#"$TOP"/include/}"
 done
 kunit_stage "$SCRATCH/$OVL"
 hook Kbuild "" "# rpcrdma-cm: RFC 8797 codec KUnit overlay" \

@@ -249,9 +249,13 @@ adapt_apply() {
 kunit_stage() {
 	local dir=$1 f hdr
 	mkdir -p "$dir" || die "cannot create $dir"
-	for f in kunit/Kbuild kunit/Kconfig kunit/rpcrdma_pdata_test.c \
-		 kunit/rpcrdma_cm_test.c net/sunrpc/xprtrdma/rpcrdma_pdata.c \
-		 net/sunrpc/xprtrdma/rpcrdma_cm.c; do
+	# Every suite of kunit/ and the pure-C codecs they test: the RFC
+	# 8797 codec and glue, and the transport-property (xchar) codecs.
+	for f in kunit/Kbuild kunit/Kconfig kunit/*.c \
+		 net/sunrpc/xprtrdma/rpcrdma_pdata.c \
+		 net/sunrpc/xprtrdma/rpcrdma_cm.c \
+		 net/sunrpc/xprtrdma/rpcrdma_xchar*.c; do
+		[ -e "$TOP/$f" ] || continue
 		cmp -s "$TOP/$f" "$dir/${f##*/}" && continue
 		rm -f "$dir/${f##*/}"
 		cp "$TOP/$f" "$dir/${f##*/}" || die "cannot copy $f into $dir"
