@@ -91,6 +91,14 @@ matrix: ## kernel x {build, lint, vmtest} for the kernels of scripts/kernels.tab
 kernels: ## the Debian kernels this tree knows and the release each names today
 	@$(TOP)/scripts/kernels-list.sh
 
+# Documentation: the generated tables and the links between the pages.
+.PHONY: doctables doclinks
+doctables: ## rewrite README.md's kernel table from scripts/kernels.tab
+	@$(TOP)/scripts/doctables.sh kernels
+
+doclinks: ## check every relative link and anchor of the Markdown files
+	@$(TOP)/scripts/doclinks.py
+
 $(KNAMES):
 	@$(MAKE) --no-print-directory module KVER=$@
 
