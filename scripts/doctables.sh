@@ -21,7 +21,13 @@
 # scripts/matrix.sh writes Documentation/kernels.md's block "matrix" and
 # scripts/vm/bench.sh Documentation/bench.md's block "bench" with put.
 
-. "$(dirname "$0")/lib.sh"
+# Self-contained: no kernel lookup (scripts/lib.sh resolves $KVER when
+# sourced), so the tables can be written on any host.
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+msg() { printf '==> %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+# ktab: the lines of scripts/kernels.tab, comments and blank lines left out
+ktab() { sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$TOP/scripts/kernels.tab"; }
 
 # markers FILE NAME: the line numbers of NAME's begin and end markers;
 # dies, naming the file, unless there is exactly one of each, in order.
