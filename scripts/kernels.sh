@@ -59,15 +59,55 @@ ktab_line() {
 # 5 check, 6 status, 7 qemu) of WHAT's line.
 ktab_field() { ktab_line "$1" | awk -v n="$2" '{print $n}'; }
 
-# host_family: the Debian release this host runs (bookworm, trixie, sid).
+# host_family: the Debian release this host runs (bookworm, trixie, sid),
+# "old" for an older Debian, "unknown" for anything that is not Debian.
 host_family() {
-	local c
+	local id c
+	id=$(. /etc/os-release 2>/dev/null && echo "${ID:-}")
 	c=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	[ "$id" = debian ] || { echo unknown; return; }
 	case $c in
 	bookworm | trixie) echo "$c" ;;
-	"") echo unknown ;;
+	buster | bullseye | stretch | jessie) echo old ;;
 	*) echo sid ;; # testing and unstable name the next release
 	esac
+}
+
+# host_check: stop, saying why, on a host whose apt cannot install what
+# the scripts need: not Debian, or a Debian older than 12.
+host_check() {
+	local pretty
+	pretty=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")
+	case $(host_family) in
+	bookworm | trixie | sid) return 0 ;;
+	old) die "this host runs ${pretty:-an old Debian}; rpcrdma-cm installs what it needs with the apt of Debian 12 (bookworm) or 13 (trixie): upgrade, or run it in a Debian 12 or 13 VM or chroot (make hosttest shows how)" ;;
+	*) die "this host runs ${pretty:-a system that is not Debian}; rpcrdma-cm installs what it needs with Debian's apt and builds Debian's kernels: run it on Debian 12 (bookworm) or 13 (trixie), in a VM or a chroot (mmdebstrap) if need be" ;;
+	esac
+}
+
+# offline: true when RPCRDMA_CM_OFFLINE=1 (a DKMS build): no apt-get, no
+# network, only what is installed.
+offline() { [ "${RPCRDMA_CM_OFFLINE:-0}" = 1 ]; }
+
+# need_space DIR MIB WHAT: stop before WHAT when DIR's filesystem has less
+# than MIB MiB free, naming the way out.
+need_space() {
+	local avail
+	mkdir -p "$1" 2>/dev/null
+	avail=$(df -Pk "$1" 2>/dev/null | awk 'NR == 2 {print int($4 / 1024)}')
+	[ -z "$avail" ] || [ "$avail" -ge "$2" ] ||
+		die "$3 needs about $2 MiB free in $1, there are $avail MiB: free some space (make distclean drops the cache), or set RPCRDMA_CM_CACHE=<a directory on a larger filesystem>"
+}
+
+# net_hint LOG: one line on why apt or mmdebstrap failed, from its log.
+net_hint() {
+	if grep -qiE 'Temporary failure resolving|Could not resolve|Failed to fetch|Unable to connect|Network is unreachable|Connection timed out|Connection refused' "$1" 2>/dev/null; then
+		echo "Debian's archive cannot be reached: check the network or proxy (http_proxy), or set RPCRDMA_CM_MIRROR=<a Debian mirror>"
+	elif grep -qiE 'not enough free space|No space left on device' "$1" 2>/dev/null; then
+		echo "the disk is full: free some space and run it again"
+	else
+		echo "see $1"
+	fi
 }
 
 # papt_dir: the private apt state.
@@ -122,15 +162,24 @@ papt_setup() {
 #   linux-headers-7.3.4+deb13-amd64", a release its own list had named.
 papt() {
 	local d lk rc
+	offline && die "RPCRDMA_CM_OFFLINE=1: looking up Debian's archive is not allowed here (give KVER as a release whose headers and linux-source are installed)"
 	d=$(papt_dir)
 	mkdir -p "$RPCRDMA_CM_CACHE" || die "cannot create $RPCRDMA_CM_CACHE; set RPCRDMA_CM_CACHE=<a writable directory>"
 	exec {lk}>>"$d.lock" || die "cannot open $d.lock"
 	flock -x "$lk"
 	[ -e "$d/apt.conf" ] && [ "$d/apt.conf" -nt "$KTAB" ] || papt_setup
-	if [ -z "$(find "$d/lists/.updated" -mmin -360 2>/dev/null)" ]; then
+	if [ -z "$(find "$d/lists/.updated" -mmin -360 2>/dev/null)" ] ||
+	   [ ! -e "$d/releases" ]; then
 		msg "reading Debian's package lists ($(ktab | awk '{print $2}' | tr ',\n' '  ' | xargs))"
+		need_space "$d" 300 "reading Debian's package lists"
 		APT_CONFIG=$d/apt.conf apt-get -q update >"$d/update.log" 2>&1 ||
-			die "cannot read Debian's archive at $MIRROR (apt-get update failed, see $d/update.log): check the network or proxy, or set RPCRDMA_CM_MIRROR=<a Debian mirror>"
+			die "cannot read Debian's archive at $MIRROR (apt-get update failed): $(net_hint "$d/update.log")"
+		# apt-get update exits 0 when some suites failed: such lists
+		# would hide releases, so fail and read them again next time
+		! grep -qE '^(E:|Err:)' "$d/update.log" ||
+			die "cannot read all of Debian's archive at $MIRROR: $(net_hint "$d/update.log")"
+		kver_releases_raw >"$d/releases.new" && mv "$d/releases.new" "$d/releases" ||
+			die "cannot list the kernel releases in $d/lists"
 		touch "$d/lists/.updated"
 	fi
 	flock -s "$lk"
@@ -147,32 +196,72 @@ suite_version() {
 		$3 == s {print v}' | sort -V | tail -1
 }
 
-# kver_resolve NAME: the newest release of linux-image-amd64 across the
-# suites of NAME's table line.
+# kver_resolve NAME: the newest release the suites of NAME's table line
+# carry (the one their linux-image-amd64 depends on).
 kver_resolve() {
-	local suites s v best='' rel
-	suites=$(ktab | awk -v n="$1" '$1 == n {print $2}')
-	[ -n "$suites" ] || return 1
-	for s in ${suites//,/ }; do
-		v=$(suite_version linux-image-amd64 "$s")
-		[ -n "$v" ] || continue
-		if [ -z "$best" ] || dpkg --compare-versions "$v" gt "$best"; then
-			best=$v
-		fi
-	done
-	[ -n "$best" ] || die "no linux-image-amd64 in ${suites//,/ } (Debian's archive at $MIRROR)"
-	rel=$(papt apt-cache show "linux-image-amd64=$best" |
-		sed -n 's/^Depends:.*linux-image-\([^ ,]*-amd64\) .*/\1/p' | head -1)
-	[ -n "$rel" ] || die "cannot read the release linux-image-amd64 $best depends on"
+	local rel
+	[ -n "$(ktab | awk -v n="$1" '$1 == n')" ] || return 1
+	rel=$(kver_releases "$1" | tail -n 1 | awk '{print $2}')
+	[ -n "$rel" ] || die "no linux-image in $(ktab_field "$1" 2 | tr ',' ' ') (Debian's archive at $MIRROR)"
 	echo "$rel"
 }
 
-# kver_known: one line per table entry, "name release", for messages.
+# kver_releases_raw: "release suite version" for every Debian amd64
+# kernel image (linux-image-<release>, not the -unsigned or -dbg ones) in
+# each suite of the private apt, read from its package lists. Called by
+# papt, under its exclusive lock, whenever it has read the lists again;
+# kver_releases reads the file it writes.
+kver_releases_raw() {
+	local f suite
+	for f in "$(papt_dir)"/lists/*_main_binary-amd64_Packages*; do
+		[ -e "$f" ] || continue
+		suite=$(basename "$f" | sed -n 's/.*_dists_\([^_]*\)_main_binary-amd64_Packages.*/\1/p')
+		/usr/lib/apt/apt-helper cat-file "$f" | awk -v s="$suite" '
+			/^Package: linux-image-[0-9].*-amd64$/ {p = substr($2, 13)}
+			/^Version: / && p != "" {print p, s, $2; p = ""}
+			/^$/ {p = ""}'
+	done | sort -u
+}
+
+# kver_releases [NAME]: "name release suite version", one line per
+# release that a suite of a table line carries today (of NAME's line
+# only, when given): every build the archive still has, not only the
+# newest of each series (trixie's point release while trixie-security
+# has a newer one, for one). Sorted by name and version.
+kver_releases() {
+	local rel suite ver i names=() suites=() res=()
+	local name s r rest
+	papt true
+	while read -r name s _ r rest; do
+		names+=("$name")
+		suites+=(",$s,")
+		res+=("$r")
+	done < <(ktab)
+	while read -r rel suite ver; do
+		for i in "${!names[@]}"; do
+			[[ $rel =~ ${res[$i]} ]] || continue
+			[ -z "${1:-}" ] || [ "${names[$i]}" = "$1" ] || break
+			case ${suites[$i]} in *",$suite,"*) echo "${names[$i]} $rel $suite $ver" ;; esac
+			break
+		done
+	done <"$(papt_dir)/releases" | sort -k1,1 -k4,4V -u
+}
+
+# kver_known: for messages, every release the archive carries, by line.
 kver_known() {
 	local n
 	for n in $(ktab_names); do
-		echo "  $n = $(kver_resolve "$n" 2>/dev/null || echo '?')"
+		printf '  %-18s %s\n' "$n" "$(kver_releases "$n" | awk '{printf "%s%s (%s)", sep, $2, $3; sep = ", "}')"
 	done
+}
+
+# kver_pkg_version: the version of Debian's linux-headers-$KVER, e.g.
+# 6.12.117-1; its linux-source-<x.y> of the same
+# version holds the matching source. Empty for a kernel Debian does not
+# carry.
+kver_pkg_version() {
+	# image and headers come from one source package: one version
+	kver_releases | awk -v r="$KVER" '$2 == r {print $4}' | sort -V | tail -n 1
 }
 
 # kver_normalize: turn a short name in $KVER into its release, and check
@@ -204,26 +293,92 @@ kver_native() {
 
 # kver_check_exists: stop unless Debian's archive has headers for $KVER.
 kver_check_exists() {
-	[ -n "$(papt apt-cache show "linux-headers-$KVER" 2>/dev/null | head -1)" ] ||
-		die "no Debian suite provides linux-headers-$KVER (Debian keeps only the newest build of each series); releases today:
+	[ -n "$(kver_pkg_version)" ] ||
+		die "no Debian suite provides linux-headers-$KVER; the releases Debian's archive carries today:
 $(kver_known)
-use one of those, or its short name (make KVER=trixie)"
+use one of those, or a short name (make KVER=trixie builds the newest of trixie's)"
 }
 
-# host_enable_suite SUITE: let the host's apt install from SUITE (a
-# backports suite of the host's own release), announcing it.
+# kver_suites: the suites that carry $KVER.
+kver_suites() {
+	kver_releases | awk -v r="$KVER" '$2 == r {print $3}'
+}
+
+# host_enable_suite SUITE: let the host's apt install from SUITE (a suite
+# of the host's own release: backports, security), announcing it.
 host_enable_suite() {
-	local f=/etc/apt/sources.list.d/rpcrdma-cm-$1.list
-	grep -rqsE "^[^#]*[[:space:]]$1[[:space:]]" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
+	local f=/etc/apt/sources.list.d/rpcrdma-cm-$1.list m=$MIRROR
+	grep -rqsE "^[^#]*[[:space:]]$1([[:space:]]|\$)" /etc/apt/sources.list /etc/apt/sources.list.d/ && return 0
 	# A suite of another Debian release must not reach the host's apt
 	# (make kunit-module once added trixie-backports to a Debian 12 host):
 	# such a kernel builds in its root, entered with kbuild_enter.
 	[ "$(kver_family)" = "$(host_family)" ] ||
 		die "$KVER builds in the $(kver_family) build root, not on this $(host_family) host; not adding $1 to the host's apt (a script that builds against $KVER must call kbuild_enter first)"
-	[ "$(id -u)" -eq 0 ] || die "kernel $KVER comes from $1, which this host's apt does not know; as root: echo 'deb $MIRROR $1 main' > $f && apt-get update"
+	case $1 in *-security) m=$SECURITY_MIRROR ;; esac
+	[ "$(id -u)" -eq 0 ] || die "kernel $KVER comes from $1, which this host's apt does not know; as root: echo 'deb $m $1 main' > $f && apt-get update"
 	msg "enabling $1 in the host's apt ($f)"
-	echo "deb $MIRROR $1 main" >"$f"
-	apt-get -q update >"$BUILD/apt.log" 2>&1 || die "apt-get update failed after adding $f; see $BUILD/apt.log"
+	echo "deb $m $1 main" >"$f"
+	apt-get -q update >"$BUILD/apt.log" 2>&1 || die "apt-get update failed after adding $f: $(net_hint "$BUILD/apt.log")"
+}
+
+# host_headers_reachable: make the host's apt able to install
+# linux-headers-$KVER, enabling the suite of the host's release that
+# carries it when the host's sources lack it.
+host_headers_reachable() {
+	local s
+	apt-cache policy "linux-headers-$KVER" 2>/dev/null | grep -q 'Candidate: [^(]' && return 0
+	for s in $(kver_suites); do
+		host_enable_suite "$s"
+	done
+}
+
+# ksrc_fetch: extract Debian's linux-source-<x.y> of exactly $KVER's
+# version into $RPCRDMA_CM_CACHE/src/linux-source-<x.y.z>, downloaded
+# with the private apt from the suite that carries it (never installed,
+# so several releases of one series coexist). Sets KSRC_FETCHED to the
+# directory; returns 1, quietly, for a kernel Debian does not carry.
+# Not in a subshell: its die must stop the caller.
+ksrc_fetch() {
+	local ver up xy dir dl lk=
+	KSRC_FETCHED=
+	offline && return 1
+	ver=$(kver_pkg_version)
+	[ -n "$ver" ] || return 1
+	up=${ver%%-*}
+	xy=${up%.*}
+	dir=$RPCRDMA_CM_CACHE/src/linux-source-$up
+	if [ ! -e "$dir/.extracted" ]; then
+		mkdir -p "$RPCRDMA_CM_CACHE/src" || die "cannot create $RPCRDMA_CM_CACHE/src"
+		exec {lk}>"$dir.lock" || die "cannot open $dir.lock"
+		flock "$lk"
+	fi
+	if [ ! -e "$dir/.extracted" ]; then
+		need_space "$RPCRDMA_CM_CACHE/src" 2200 "linux-source-$xy $ver"
+		dl=$dir.deb
+		rm -rf "$dir.new" "$dl"
+		mkdir -p "$dir.new" "$dl" || die "cannot create $dir.new"
+		msg "downloading linux-source-$xy $ver ($(kver_suites | xargs); ~150 MB, once)"
+		if ! (cd "$dl" && papt apt-get -q download "linux-source-$xy=$ver") >"$dl/log" 2>&1; then
+			msg "$(cat "$dl/log")"
+			rm -rf "$dir.new" "$dl"
+			die "cannot download linux-source-$xy $ver: $(net_hint "$dl/log")"
+		fi
+		msg "extracting it into $dir (~1 min)"
+		if ! dpkg-deb --fsys-tarfile "$dl"/*.deb |
+			tar -xOf - "./usr/src/linux-source-$xy.tar.xz" |
+			tar -C "$dir.new" --strip-components=1 -xJf -; then
+			rm -rf "$dir.new" "$dl"
+			die "cannot extract linux-source-$xy $ver into $dir.new (disk full?)"
+		fi
+		rm -rf "$dl"
+		[ "$(makefile_version "$dir.new")" = "$up" ] ||
+			{ rm -rf "$dir.new"; die "linux-source-$xy $ver holds $(makefile_version "$dir.new"), not $up"; }
+		touch "$dir.new/.extracted"
+		mv "$dir.new" "$dir" || die "cannot move $dir.new to $dir"
+	fi
+	[ -z "$lk" ] || exec {lk}>&-
+	# shellcheck disable=SC2034 # read by ensure_ksrc (lib.sh)
+	KSRC_FETCHED=$dir
 }
 
 # kbuild_enter ARGS...: called by a script that builds against $KVER's
@@ -237,6 +392,8 @@ kbuild_enter() {
 	fam=$(kver_family)
 	script=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
 	kver_check_exists
+	# the root sees the cache's src/: fetch there with this host's lists
+	[ -n "${KSRC:-}" ] || ksrc_fetch || true
 	msg "$KVER needs a $fam userland to build (host: $(host_family)); building in the $fam build root"
 	# git is not in the root: the version is read here.
 	[ -n "${RPCRDMA_CM_VERSION:-}" ] || [ ! -e "$TOP/.git" ] ||

@@ -16,24 +16,31 @@ die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # need_pkgs PKG... : apt-get install the Debian packages that are missing.
 need_pkgs() {
-	local missing=() p
+	local missing=() p hint
 	for p in "$@"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 			grep -q 'install ok installed' || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
+	offline && die "missing packages: ${missing[*]} (RPCRDMA_CM_OFFLINE=1 installs nothing): apt-get install ${missing[*]}"
+	host_check
 	[ "$(id -u)" -eq 0 ] ||
 		die "missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}"
-	msg "installing ${missing[*]} (apt-get)"
+	msg "installing ${missing[*]} (apt-get; log in ${BUILD#"$TOP"/}/apt.log)"
+	need_space /var/cache/apt 1024 "installing ${missing[*]}"
 	# Two make targets may install at once (a soak beside a check): wait
 	# for the other's dpkg lock instead of failing on it.
 	local lock=(-o DPkg::Lock::Timeout=600)
 	if ! DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q \
 		"${missing[@]}" >"$BUILD/apt.log" 2>&1; then
+		msg "apt-get install failed; reading the host's package lists again"
 		apt-get "${lock[@]}" update -q >>"$BUILD/apt.log" 2>&1 || true
-		DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q \
-			"${missing[@]}" >>"$BUILD/apt.log" 2>&1 ||
-			die "apt-get install ${missing[*]} failed; see $BUILD/apt.log"
+		if ! DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q \
+			"${missing[@]}" >>"$BUILD/apt.log" 2>&1; then
+			hint=$(net_hint "$BUILD/apt.log")
+			tail -n 5 "$BUILD/apt.log" >&2
+			die "apt-get install ${missing[*]} failed: $hint"
+		fi
 	fi
 }
 mkdir -p "$BUILD"
@@ -42,7 +49,9 @@ mkdir -p "$BUILD"
 kver_normalize
 
 # kver_default: the running kernel if its headers are installed, else
-# the newest installed linux-headers-*, else empty.
+# the newest installed linux-headers-*, else (a bare host) the release
+# Debian's kernel of the host's own release has today (the table line
+# named after the host family), else empty.
 kver_default() {
 	local k
 	if [ -e "/lib/modules/$(uname -r)/build/Makefile" ]; then
@@ -52,6 +61,23 @@ kver_default() {
 	for k in $(ls -d /lib/modules/*/build 2>/dev/null | sort -V -r); do
 		[ -e "$k/Makefile" ] && { basename "$(dirname "$k")"; return; }
 	done
+	k=$(host_family)
+	[ -n "$(ktab | awk -v n="$k" '$1 == n')" ] && ! offline && kver_resolve "$k"
+}
+
+# kver_default_name: what the Makefile shows as the default KVER without
+# reading the archive: kver_default's release when headers are
+# installed, else the host family's short name (resolved by lib.sh when
+# a script runs).
+kver_default_name() {
+	local k
+	k=$(host_family)
+	if [ -e "/lib/modules/$(uname -r)/build/Makefile" ] ||
+	   ls /lib/modules/*/build/Makefile >/dev/null 2>&1; then
+		kver_default
+	elif [ -n "$(ktab | awk -v n="$k" '$1 == n')" ]; then
+		echo "$k"
+	fi
 }
 
 # kdir: the kernel build tree modules for $KVER are built against: KDIR
@@ -68,21 +94,17 @@ kdir() {
 }
 
 # ensure_headers: make sure the build tree of $KVER (kdir) exists,
-# installing Debian's default kernel headers on a machine that has none.
+# installing Debian's headers package of exactly that release (from the
+# suite of the host's release that carries it).
 ensure_headers() {
-	if [ -z "$KVER" ]; then
-		msg "no kernel headers installed; installing linux-headers-amd64"
-		need_pkgs linux-headers-amd64 linux-image-amd64
-		KVER=$(kver_default)
-		export KVER
-	fi
-	[ -n "$KVER" ] || die "no kernel headers found; install linux-headers-<release>"
+	[ -n "$KVER" ] || KVER=$(kver_default)
+	[ -n "$KVER" ] || { offline || host_check; die "no kernel headers installed and no Debian kernel known for this host: give KVER=<release> (make kernels lists them)"; }
+	export KVER
 	[ -e "$(kdir)/Makefile" ] && return 0
 	if [ ! -e "/lib/modules/$KVER/build/Makefile" ]; then
+		offline && die "no headers for $KVER in /lib/modules/$KVER/build: apt-get install linux-headers-$KVER"
 		kver_check_exists
-		case $(ktab_field "$KVER" 2) in
-		*-backports) host_enable_suite "$(ktab_field "$KVER" 2)" ;;
-		esac
+		host_headers_reachable
 		need_pkgs "linux-headers-$KVER"
 	fi
 	[ -e "/lib/modules/$KVER/build/Makefile" ] ||
@@ -118,50 +140,95 @@ headers_version() {
 }
 
 # ensure_ksrc: set KSRC_DIR to a full source tree matching $KVER: KSRC
-# when given, else Debian's linux-source-<x.y> extracted once into the
-# cache ($RPCRDMA_CM_CACHE/src/linux-source-<x.y.z>, shared by clones and
-# build roots). Refuse a tree whose version differs from the headers'.
+# when given; else Debian's linux-source-<x.y> of exactly $KVER's
+# version, extracted once into the cache ($RPCRDMA_CM_CACHE/src/
+# linux-source-<x.y.z>, shared by clones and build roots: ksrc_fetch);
+# else, for a kernel Debian does not carry, the installed linux-source
+# tarball. With RPCRDMA_CM_OFFLINE=1 (DKMS) only the installed tarball,
+# and only the part the module build reads, into build/<release>/ksrc.
+# Refuse a tree whose version differs from the headers'.
 ensure_ksrc() {
-	local hv sv xy tarball
+	local hv sv
 	hv=$(headers_version)
 	[ -n "$hv" ] || die "cannot read the kernel version of $(kdir)"
 	if [ -n "$KSRC" ]; then
 		[ -e "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel source tree (no Makefile)"
 		KSRC_DIR=$(cd "$KSRC" && pwd)
-	else
-		xy=${hv%.*}
-		tarball=/usr/src/linux-source-$xy.tar.xz
-		[ -e "$tarball" ] || need_pkgs "linux-source-$xy"
-		[ -e "$tarball" ] ||
-			die "no $tarball; install linux-source-$xy or pass KSRC=<tree of $hv>"
+	elif offline; then
+		ksrc_offline "$hv"
+	elif [ -e "$RPCRDMA_CM_CACHE/src/linux-source-$hv/.extracted" ]; then
 		KSRC_DIR=$RPCRDMA_CM_CACHE/src/linux-source-$hv
-		if [ ! -e "$KSRC_DIR/.extracted" ] ||
-		   [ "$tarball" -nt "$KSRC_DIR/.extracted" ]; then
-			mkdir -p "$RPCRDMA_CM_CACHE/src"
-			exec 6>"$KSRC_DIR.lock"
-			flock 6 || die "cannot lock $KSRC_DIR.lock"
-		fi
-		if [ ! -e "$KSRC_DIR/.extracted" ] ||
-		   [ "$tarball" -nt "$KSRC_DIR/.extracted" ]; then
-			msg "extracting $tarball into $KSRC_DIR (once, ~1 min)"
-			rm -rf "$KSRC_DIR" "$KSRC_DIR.new"
-			mkdir -p "$KSRC_DIR.new" || die "cannot create $KSRC_DIR.new"
-			tar -C "$KSRC_DIR.new" --strip-components=1 -xf "$tarball" ||
-				{ rm -rf "$KSRC_DIR.new"; die "cannot extract $tarball into $KSRC_DIR.new"; }
-			sv=$(makefile_version "$KSRC_DIR.new")
-			if [ "$sv" != "$hv" ]; then
-				rm -rf "$KSRC_DIR.new"
-				die "$tarball holds $sv but the headers for $KVER are $hv; install matching packages (apt-get install linux-source-$xy linux-headers-$KVER) or pass KSRC=<tree of $hv>"
-			fi
-			touch "$KSRC_DIR.new/.extracted"
-			mv "$KSRC_DIR.new" "$KSRC_DIR"
-			exec 6>&-
-		fi
+	elif ksrc_fetch; then
+		KSRC_DIR=$KSRC_FETCHED
+	else
+		ksrc_installed "$hv"
 	fi
 	sv=$(makefile_version "$KSRC_DIR")
 	[ "$sv" = "$hv" ] ||
-		die "kernel source $KSRC_DIR is $sv but headers for $KVER are $hv; update linux-source-${hv%.*} (apt-get install linux-source-${hv%.*} linux-headers-$KVER) or pass KSRC=<tree of $hv>"
+		die "kernel source $KSRC_DIR is $sv but the headers of $KVER are $hv: pass KSRC=<a tree of $hv>, or a KVER whose source Debian carries"
 	export KSRC_DIR
+}
+
+# ksrc_installed HV: the installed /usr/src/linux-source-<x.y>.tar.xz
+# (installed when missing), extracted into the cache, for a kernel Debian
+# does not carry.
+ksrc_installed() {
+	local hv=$1 xy=${1%.*} tarball sv
+	tarball=/usr/src/linux-source-$xy.tar.xz
+	[ -e "$tarball" ] || need_pkgs "linux-source-$xy"
+	[ -e "$tarball" ] ||
+		die "no $tarball; install linux-source-$xy or pass KSRC=<tree of $hv>"
+	KSRC_DIR=$RPCRDMA_CM_CACHE/src/linux-source-$hv
+	[ -e "$KSRC_DIR/.extracted" ] && return 0
+	mkdir -p "$RPCRDMA_CM_CACHE/src"
+	exec 6>"$KSRC_DIR.lock"
+	flock 6 || die "cannot lock $KSRC_DIR.lock"
+	if [ ! -e "$KSRC_DIR/.extracted" ]; then
+		need_space "$RPCRDMA_CM_CACHE/src" 2000 "extracting $tarball"
+		msg "extracting $tarball into $KSRC_DIR (once, ~1 min)"
+		rm -rf "$KSRC_DIR" "$KSRC_DIR.new"
+		mkdir -p "$KSRC_DIR.new" || die "cannot create $KSRC_DIR.new"
+		tar -C "$KSRC_DIR.new" --strip-components=1 -xf "$tarball" ||
+			{ rm -rf "$KSRC_DIR.new"; die "cannot extract $tarball into $KSRC_DIR.new"; }
+		sv=$(makefile_version "$KSRC_DIR.new")
+		if [ "$sv" != "$hv" ]; then
+			rm -rf "$KSRC_DIR.new"
+			die "$tarball holds $sv but the headers of $KVER are $hv; pass KSRC=<tree of $hv>"
+		fi
+		touch "$KSRC_DIR.new/.extracted"
+		mv "$KSRC_DIR.new" "$KSRC_DIR"
+	fi
+	exec 6>&-
+}
+
+# ksrc_offline HV: RPCRDMA_CM_OFFLINE=1 (a DKMS build): the part of the
+# installed linux-source-<x.y> tarball that the module build reads
+# (xprtrdma, svc_rdma.h, the top Makefile), extracted into
+# build/$KVER/ksrc; nothing is downloaded or installed, nothing written
+# to the cache. A tarball of another release stops this kernel's build
+# with the command that fixes it; DKMS goes on with the other kernels.
+ksrc_offline() {
+	local hv=$1 xy=${1%.*} tarball sv want dir
+	tarball=/usr/src/linux-source-$xy.tar.xz
+	want=$(dpkg-query -W -f='${Version}' "linux-headers-$KVER" 2>/dev/null)
+	[ -e "$tarball" ] ||
+		die "no $tarball, so no module for $KVER: apt-get install linux-source-$xy${want:+=$want}"
+	dir=$BUILD/$KVER/ksrc
+	if [ "$(cat "$dir/.extracted" 2>/dev/null)" != "$(stat -c %Y "$tarball")" ]; then
+		rm -rf "$dir" "$dir.new"
+		mkdir -p "$dir.new" || die "cannot create $dir.new"
+		msg "reading net/sunrpc/xprtrdma from $tarball"
+		tar -C "$dir.new" --strip-components=1 -xJf "$tarball" --wildcards \
+			"linux-source-$xy/Makefile" "linux-source-$xy/net/sunrpc/xprtrdma/*" \
+			"linux-source-$xy/include/linux/sunrpc/svc_rdma.h" ||
+			{ rm -rf "$dir.new"; die "cannot read $tarball (damaged? apt-get install --reinstall linux-source-$xy)"; }
+		stat -c %Y "$tarball" >"$dir.new/.extracted"
+		mv "$dir.new" "$dir" || die "cannot create $dir"
+	fi
+	sv=$(makefile_version "$dir")
+	[ "$sv" = "$hv" ] ||
+		die "linux-source-$xy is $sv ($(dpkg-query -W -f='${Version}' "linux-source-$xy" 2>/dev/null)) but kernel $KVER is $hv: no module for $KVER (the other kernels keep theirs); install the matching source: apt-get install linux-source-$xy${want:+=$want}"
+	KSRC_DIR=$dir
 }
 
 # cocci_manifest RULE DIR [MAPFN]: check that the transformed files in DIR
