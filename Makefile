@@ -16,7 +16,7 @@ export KVER KSRC TOP
 KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print $$1}')
 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
-	kunit-module check lint vmtest demo bench soak fuzz tools siw matrix kernels ab \
+	kunit-module check check-full hosttest lint vmtest demo bench soak fuzz tools siw matrix kernels ab \
 	patches patches-check debug-kernel debugtest \
 	buildroot-clean wireshark install-wireshark uninstall-wireshark $(KNAMES)
 
@@ -111,8 +111,14 @@ patches: ## build/patches/: the work as a git format-patch series against PATCHE
 patches-check: patches ## apply the series patch by patch: build, checkpatch, KUnit, then VM scenarios 1 2 6 7 11 (PATCHES_VM=0: none)
 	@$(TOP)/scripts/patches.sh check
 
-check: ## everything CI runs
-	@$(TOP)/scripts/check.sh
+check: ## CI's tier (30 min from nothing): KUnit, fuzz, build+lint per kernel, VM scenarios of kernels.tab's check column, dissector, package build
+	@$(TOP)/scripts/check.sh check
+
+check-full: ## everything: the full matrix, debug lane, soak, patch series, packages' install test, bare hosts
+	@$(TOP)/scripts/check.sh full
+
+hosttest: ## fresh bookworm and trixie roots (git, make, ca-certificates only): clone, make demo, a bounded make check (HOSTTEST_HOSTS=)
+	@$(TOP)/scripts/hosttest.sh
 
 clean: ## remove build/ (the cache outside the clone stays)
 	rm -rf $(TOP)/build

@@ -1,21 +1,49 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make check`: everything CI runs. Each step runs even when an earlier
-# one failed, so one report shows every problem; the exit status is
-# non-zero when any step failed.
+# check.sh check|full: the two test tiers. Each step runs even when an
+# earlier one failed, so one report shows every problem; the exit status
+# is non-zero when any step failed.
+#
+# `make check` (CI's command; at most 30 min from nothing on 2 cores, 15
+# warm): the codec's KUnit suites, a short fuzz, the probe, build and
+# lint of every supported kernel, the VM scenarios of kernels.tab's
+# "check" column (Debian stable's kernel: the RFC 8797 scenarios with
+# their wire checks; every other supported kernel: a smoke pair), the
+# dissector, and the Debian package build with lintian when the tree
+# has one.
+#
+# `make check-full`: the same steps with the "full" column's scenarios
+# (make matrix), plus the debug kernel lane, the short soak, the patch
+# series, the bare-host test (make hosttest) and the package install
+# test (make debtest). Run it before resolving an issue that touches
+# kernel-facing code, the VM rig or the packaging.
+#
+# Environment: CHECK_KERNELS="<names>" (default: every kernels.tab line
+# whose column names scenarios), CHECK_SCENARIOS="<list>" (every
+# kernel's VM scenarios instead of the table's, e.g. 1 for a smoke test;
+# make hosttest uses both), FUZZ_SECONDS.
 
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
 
+tier=${1:-check}
+case $tier in
+check) col=5 ;;
+full) col=8 ;;
+*) die "usage: check.sh check|full" ;;
+esac
+
 declare -a results
 failed=0
 t_check=$(date +%s)
+nsteps=0
 
 step() {
 	local name=$1 start rc
 	shift
-	msg "check: $name"
+	nsteps=$((nsteps + 1))
+	msg "$tier step $nsteps: $name (at $(($(date +%s) - t_check)) s)"
 	start=$(date +%s)
 	"$@"
 	rc=$?
@@ -27,49 +55,63 @@ step() {
 	fi
 }
 
-step "codec KUnit suite (make kunit)" make -s kunit
-step "codec fuzz, ${FUZZ_SECONDS:=60} s (make fuzz)" make -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
+# has_target T: the Makefile has target T (packaging lands on its own).
+has_target() { grep -qE "^$1:" "$TOP/Makefile"; }
+
+if [ "$tier" = check ]; then
+	: "${FUZZ_SECONDS:=30}"
+else
+	: "${FUZZ_SECONDS:=60}"
+fi
+kernels=${CHECK_KERNELS:-$(ktab | awk -v c="$col" '$c != "-" {print $1}')}
+
+step "codec KUnit suites (make kunit)" make -s kunit
+step "codec fuzz, $FUZZ_SECONDS s (make fuzz)" make -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 step "probe build (make tools)" make -s tools
-# One line per kernel of scripts/kernels.tab that names a check scope:
-# module build, lint and the VM scenarios of that scope (make matrix).
-for name in $(ktab | awk '$5 != "-" {print $1}'); do
-	scope=$(ktab_field "$name" 5)
-	step "kernel $name: build, lint, vmtest ${scope//,/ } (make matrix MATRIX=$name)" \
-		env MATRIX="$name" LINT_SHELL="${lint_shell:-1}" "$TOP/scripts/matrix.sh"
-	# the scripts' shellcheck does not depend on the kernel: the first lint runs it
+# One step per kernel: module build, lint and the VM scenarios of its
+# tier's column (make matrix). The scripts' shellcheck does not depend
+# on the kernel: the first lint runs it.
+for name in $kernels; do
+	scope=${CHECK_SCENARIOS:-$(ktab_field "$name" "$col")}
+	step "kernel $name: build, lint, VM scenarios ${scope//,/ } (make matrix MATRIX=$name)" \
+		env MATRIX="$name" MATRIX_TIER="$tier" MATRIX_SCENARIOS="${CHECK_SCENARIOS:-}" \
+		LINT_SHELL="${lint_shell:-1}" "$TOP/scripts/matrix.sh"
 	lint_shell=0
 done
-# The debug kernel lane, for the default kernel: the codec's KUnit suites
-# inside the KASAN/lockdep/kmemleak/UBSAN kernel (as many cases as make
-# kunit) and scenario 1 (NFSv4.1 and 4.2 I/O, this module on both sides)
-# under the detectors, kmemleak scan of both guests after it. The other
-# scenarios of make debugtest take about 5 min each under TCG with KASAN:
-# check keeps to the one that exercises both roles' data paths
-# (README, "Status and limits").
-step "debug kernel: KUnit in the guest, scenario ${DEBUGTEST_CHECK:=1} under KASAN/lockdep/kmemleak (make debugtest)" \
-	env DEBUGTEST_SCENARIOS="$DEBUGTEST_CHECK" make -s debugtest
-# The short soak (issue 15): fio with crc32c verify, stress-ng, dbench
-# and a known-content checker on NFSv4.2 + 4.1 hard mounts across the
-# default faults (each RDMA link removed, nfsd restarted, parameters
-# changed with a forced reconnect), rxe, this module on both sides: 0
-# verify and application errors, every fault recovered, every reconnect
-# negotiated as the parameters say, 0 kernel warnings. Link drops are
-# not in the default set: rxe hangs on them with Debian's module too
-# (Documentation/soak.md).
-step "soak, ${SOAK_CHECK_SECONDS:=150} s of faults over rxe (make soak)" \
-	env SOAK_SECONDS="$SOAK_CHECK_SECONDS" SOAK_SIW=0 make -s soak
-# The kernel patch series, patch by patch: build, checkpatch --strict,
-# KUnit after the first and the last. Its VM scenarios (PATCHES_VM=1, the
-# default of make patches-check) run the same rules and files as the
-# drop-in module the matrix has just tested, so check skips them.
-step "patch series: build, checkpatch, KUnit per patch (PATCHES_VM=0 make patches-check)" \
-	env PATCHES_VM=0 make -s patches-check
-# After the matrix: the test also decodes the pcaps its VM runs recorded.
+if [ "$tier" = full ]; then
+	# The debug kernel lane, for the default kernel: the codec's KUnit
+	# suites inside the KASAN/lockdep/kmemleak/UBSAN kernel and scenario
+	# 1 (NFSv4.1 and 4.2 I/O, this module on both sides) under the
+	# detectors, kmemleak scan of both guests after it.
+	step "debug kernel: KUnit in the guest, scenario ${DEBUGTEST_CHECK:=1} under KASAN/lockdep/kmemleak (make debugtest)" \
+		env DEBUGTEST_SCENARIOS="$DEBUGTEST_CHECK" make -s debugtest
+	# The short soak: fio with crc32c verify, stress-ng, dbench and a
+	# known-content checker on NFSv4.2 + 4.1 hard mounts across the
+	# default faults: 0 verify and application errors, every fault
+	# recovered, every reconnect negotiated as the parameters say.
+	step "soak, ${SOAK_CHECK_SECONDS:=150} s of faults over rxe (make soak)" \
+		env SOAK_SECONDS="$SOAK_CHECK_SECONDS" SOAK_SIW=0 make -s soak
+	# The kernel patch series, patch by patch: build, checkpatch
+	# --strict, KUnit after the first and the last. Its VM scenarios run
+	# the same rules and files as the drop-in module the matrix tested.
+	step "patch series: build, checkpatch, KUnit per patch (PATCHES_VM=0 make patches-check)" \
+		env PATCHES_VM=0 make -s patches-check
+fi
+# After the VM runs: the test also decodes the pcaps they recorded.
 step "Wireshark dissector: codec vectors and VM pcaps (make wireshark)" make -s wireshark
+if has_target deb; then
+	step "Debian packages: build in a clean root, lintian (make deb)" make -s deb
+fi
+if [ "$tier" = full ]; then
+	has_target debtest &&
+		step "Debian packages: install, DKMS, VM pair, removal (make debtest)" make -s debtest
+	step "bare hosts: fresh bookworm and trixie roots, make demo and a bounded check (make hosttest)" \
+		make -s hosttest
+fi
 echo
-MATRIX_REPORT=1 "$TOP/scripts/matrix.sh" 2>/dev/null
+MATRIX_REPORT=1 MATRIX_TIER="$tier" "$TOP/scripts/matrix.sh" 2>/dev/null
 echo
-echo "make check summary ($(($(date +%s) - t_check)) s):"
+echo "make $([ "$tier" = check ] && echo check || echo check-full) summary ($(($(date +%s) - t_check)) s):"
 printf '  %s\n' "${results[@]}"
 [ $failed -eq 0 ] || { echo "$failed step(s) failed"; exit 1; }
 echo "all steps passed"

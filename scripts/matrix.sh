@@ -10,6 +10,7 @@
 #
 #   MATRIX_REPORT=1  print the table of the last runs only (no run)
 #   MATRIX_STEPS     "build lint vmtest" (default) or a subset
+#   MATRIX_SCENARIOS scenario list for every kernel instead of the table's
 #
 # Per-kernel results are kept in build/matrix/<release>.txt (one line per
 # step), so the table of a partly re-run matrix still shows the others.
@@ -51,7 +52,7 @@ record() {
 run_kernel() {
 	local name=$1 rel only log t0 rc summary
 	rel=$(kver_resolve "$name") || return 1
-	only=$(ktab_field "$name" "$COL")
+	only=${MATRIX_SCENARIOS:-$(ktab_field "$name" "$COL")}
 	local steps=$STEPS
 	# "-": build and lint only (a line MATRIX= or MATRIX_ALL=1 named)
 	[ "$only" = - ] && steps=${steps//vmtest/}

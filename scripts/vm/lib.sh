@@ -101,16 +101,16 @@ vm_qemu_ensure() {
 	case $VM_QEMU in
 	system) VM_QEMU_BIN=qemu-system-x86_64 ;;
 	backports)
-		fam=$(host_family)
-		ver=$(suite_version qemu-system-x86 "$fam-backports")
-		if [ -z "$ver" ] && command -v qemu-system-x86_64 >/dev/null &&
-		   [ "$(qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([0-9]*\).*/\1/p')" -ge 8 ]; then
-			# e.g. a Debian 13 host: its own QEMU is new enough
-			msg "VM_QEMU=backports: $fam-backports has no QEMU; the host's own is new enough"
+		# "a QEMU of 8 or later": the host's own when it is (Debian
+		# 13's 10.0), else the newest of its release's backports
+		if [ "$(qemu-system-x86_64 --version 2>/dev/null |
+			sed -n '1s/^QEMU emulator version \([0-9]*\).*/\1/p')" -ge 8 ] 2>/dev/null; then
 			VM_QEMU=system
 			vm_qemu_ensure
 			return
 		fi
+		fam=$(host_family)
+		ver=$(suite_version qemu-system-x86 "$fam-backports")
 		[ -n "$ver" ] || die "VM_QEMU=backports: $fam-backports has no qemu-system-x86 (set VM_QEMU=system to use the host's)"
 		dir=$RPCRDMA_CM_CACHE/qemu/${ver//[:~+]/_}
 		if [ ! -x "$dir/root/usr/bin/qemu-system-x86_64" ]; then

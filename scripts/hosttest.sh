@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# `make hosttest`: what a new user on a bare Debian host goes through.
+# For each release of HOSTTEST_HOSTS (default "bookworm trixie"), a fresh
+# mmdebstrap root holding only git, make and ca-certificates (and what
+# apt itself needs) is entered with chroot, as root, with its own empty
+# cache; in it a clone of this tree's HEAD runs the README's two
+# commands:
+#   make demo                 the two VMs and the negotiation table
+#   make check CHECK_KERNELS=<its release> CHECK_SCENARIOS=1 FUZZ_SECONDS=10
+#                             the bounded tier: KUnit, fuzz, probe,
+#                             build, lint and a smoke pair of the host's
+#                             own kernel, built natively, the dissector
+# and the wall time of each is reported per host. The roots are made
+# anew every time (a reused one would prove nothing about a bare host)
+# under build/hosttest/ and removed afterwards; each run's logs stay in
+# build/hosttest/<release>.{demo,check}.log.
+#
+# Environment: HOSTTEST_HOSTS, HOSTTEST_KEEP=1 (keep the roots),
+# HOSTTEST_CHECK=0 (make demo only).
+
+. "$(dirname "$0")/lib.sh"
+set -o pipefail
+
+HOSTS=${HOSTTEST_HOSTS:-bookworm trixie}
+OUT=$BUILD/hosttest
+[ "$(id -u)" -eq 0 ] || die "make hosttest creates roots and enters them with chroot: run it as root"
+git -C "$TOP" rev-parse --verify -q HEAD >/dev/null ||
+	die "make hosttest clones this tree's HEAD: run it from a git clone"
+need_pkgs mmdebstrap
+mkdir -p "$OUT" || die "cannot create $OUT"
+papt true # Debian's archive reachable, or say so now
+
+declare -a report
+failed=0
+
+# mkroot FAMILY DIR: the bare host, made fresh.
+mkroot() {
+	local fam=$1 dir=$2 sec
+	sec="deb $SECURITY_MIRROR $fam-security main"
+	rm -rf "$dir"
+	need_space "$OUT" 12000 "a $fam host root (packages, kernels, VM images)"
+	mmdebstrap --mode=root --variant=apt --include=git,make,ca-certificates \
+		--aptopt='Acquire::Languages "none"' "$fam" "$dir" \
+		"deb $MIRROR $fam main" "deb $MIRROR $fam-updates main" "$sec" \
+		>"$OUT/$fam.mmdebstrap.log" 2>&1 ||
+		{ rm -rf "$dir"; die "cannot create a $fam root: $(net_hint "$OUT/$fam.mmdebstrap.log")"; }
+	cp -L /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
+}
+
+# in_root DIR LOG CMD: run CMD (a shell command line) in DIR as root, in a
+# private mount namespace holding proc, sys and dev, with this tree's git
+# directory read-only at /src.git; its output goes to LOG and, its
+# progress lines only, to the terminal. Returns CMD's status.
+in_root() {
+	local dir=$1 log=$2 cmd=$3
+	mkdir -p "$dir/src.git"
+	unshare --mount --propagation private -- bash -c '
+		set -e
+		r=$1
+		mount -t proc proc "$r/proc"
+		mount -t sysfs sys "$r/sys"
+		mount --rbind /dev "$r/dev"
+		mount --bind "$2" "$r/src.git"
+		mount -o remount,bind,ro "$r/src.git"
+		exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
+			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+			CI="${CI:-}" bash -c "$3"
+	' hosttest "$dir" "$(git -C "$TOP" rev-parse --absolute-git-dir)" "$cmd" \
+		</dev/null >"$log" 2>&1 &
+	local pid=$!
+	# progress: the scripts' step lines, as they come
+	tail -n +1 -f --pid="$pid" "$log" 2>/dev/null |
+		grep --line-buffered -E '^(==> |error:|make: \*\*\*|  (PASS|FAIL) )' | sed -u 's/^/    /'
+	wait "$pid"
+}
+
+# negotiated LOG: true when make demo's table shows both thresholds with
+# a value on each side.
+negotiated() {
+	[ "$(grep -cE '^ +(client-to-server|server-to-client) threshold +[0-9]+ \(its (send|recv)\) +[0-9]+ \(its (send|recv)\)' "$1")" -eq 2 ]
+}
+
+# row WHAT RESULT SECONDS LOG: a line of the report.
+row() { printf '%-8s %-30s %-4s %5d s  log %s' "$fam" "$1" "$2" "$3" "${4#"$TOP"/}"; }
+
+for fam in $HOSTS; do
+	case $fam in
+	bookworm | trixie) ;;
+	*) die "HOSTTEST_HOSTS: $fam is not a release the project supports as a host (bookworm, trixie)" ;;
+	esac
+	root=$OUT/$fam
+	msg "hosttest $fam: a fresh root with git, make and ca-certificates"
+	t0=$SECONDS
+	mkroot "$fam" "$root"
+	msg "hosttest $fam: root ready in $((SECONDS - t0)) s; cloning HEAD and running make demo"
+	in_root "$root" "$OUT/$fam.clone.log" \
+		"git clone -q /src.git /root/rpcrdma-cm" ||
+		die "cannot clone the tree into the $fam root (see $OUT/$fam.clone.log)"
+	t0=$SECONDS
+	r=PASS
+	in_root "$root" "$OUT/$fam.demo.log" "cd /root/rpcrdma-cm && make demo" || r=FAIL
+	[ "$r" = FAIL ] || negotiated "$OUT/$fam.demo.log" || r="FAIL (no negotiation table)"
+	[ "$r" = PASS ] || failed=$((failed + 1))
+	report+=("$(row "make demo (from nothing)" "$r" $((SECONDS - t0)) "$OUT/$fam.demo.log")")
+	if [ "${HOSTTEST_CHECK:-1}" = 1 ]; then
+		msg "hosttest $fam: the bounded make check"
+		t0=$SECONDS
+		r=PASS
+		in_root "$root" "$OUT/$fam.check.log" \
+			"cd /root/rpcrdma-cm && make check CHECK_KERNELS=$fam CHECK_SCENARIOS=1 FUZZ_SECONDS=10" ||
+			{ r=FAIL; failed=$((failed + 1)); }
+		report+=("$(row "make check (bounded)" "$r" $((SECONDS - t0)) "$OUT/$fam.check.log")")
+	fi
+	if [ "${HOSTTEST_KEEP:-0}" = 1 ]; then
+		msg "hosttest $fam: root kept in $root"
+	else
+		rm -rf "$root"
+	fi
+done
+
+echo
+echo "make hosttest (HEAD $(git -C "$TOP" rev-parse --short HEAD), $(date -u +%Y-%m-%d)):"
+printf '  %s\n' "${report[@]}"
+[ $failed -eq 0 ] || { echo "hosttest: $failed run(s) failed"; exit 1; }
+echo "hosttest: every host passed"
