@@ -16,7 +16,7 @@ export KVER KSRC TOP
 KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print $$1}')
 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
-	kunit-module check check-full hosttest lint vmtest demo bench soak fuzz tools siw matrix kernels ab \
+	kunit-module check check-full errtest hosttest lint vmtest demo bench soak fuzz tools siw matrix kernels ab \
 	patches patches-check debug-kernel debugtest \
 	buildroot-clean wireshark install-wireshark uninstall-wireshark $(KNAMES)
 
@@ -116,6 +116,9 @@ check: ## CI's tier (30 min from nothing): KUnit, fuzz, build+lint per kernel, V
 
 check-full: ## everything: the full matrix, debug lane, soak, patch series, packages' install test, bare hosts
 	@$(TOP)/scripts/check.sh full
+
+errtest: ## provoke the first errors a user meets (no network, no space, not root, unknown release, unsupported host): each must say what to do
+	@$(TOP)/scripts/errtest.sh
 
 hosttest: ## fresh bookworm and trixie roots (git, make, ca-certificates only): clone, make demo, a bounded make check (HOSTTEST_HOSTS=)
 	@$(TOP)/scripts/hosttest.sh

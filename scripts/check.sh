@@ -6,7 +6,8 @@
 # is non-zero when any step failed.
 #
 # `make check` (CI's command; at most 30 min from nothing on 2 cores, 15
-# warm): the codec's KUnit suites, a short fuzz, the probe, build and
+# warm): the codec's KUnit suites, a short fuzz, the probe, the first
+# errors a user meets (make errtest), build and
 # lint of every supported kernel, the VM scenarios of kernels.tab's
 # "check" column (Debian stable's kernel: the RFC 8797 scenarios with
 # their wire checks; every other supported kernel: a smoke pair), the
@@ -68,6 +69,8 @@ kernels=${CHECK_KERNELS:-$(ktab | awk -v c="$col" '$c != "-" {print $1}')}
 step "codec KUnit suites (make kunit)" make -s kunit
 step "codec fuzz, $FUZZ_SECONDS s (make fuzz)" make -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 step "probe build (make tools)" make -s tools
+step "first errors: no network, no space, not root, unknown release, unsupported host (make errtest)" \
+	make -s errtest
 # One step per kernel: module build, lint and the VM scenarios of its
 # tier's column (make matrix). The scripts' shellcheck does not depend
 # on the kernel: the first lint runs it.

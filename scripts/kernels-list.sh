@@ -9,6 +9,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
+papt true # the archive's lists, or why they cannot be read
 fmt='%-19s %-26s %-20s %-11s %-19s %-10s %-16s %s\n'
 printf "$fmt" name release suite status "make check VMs" "VM QEMU" "build here" cached
 while read -r name _ fam _ check status qemu _; do

@@ -61,10 +61,13 @@ ktab_field() { ktab_line "$1" | awk -v n="$2" '{print $n}'; }
 
 # host_family: the Debian release this host runs (bookworm, trixie, sid),
 # "old" for an older Debian, "unknown" for anything that is not Debian.
+# RPCRDMA_CM_OS_RELEASE names another os-release file (make errtest).
 host_family() {
-	local id c
-	id=$(. /etc/os-release 2>/dev/null && echo "${ID:-}")
-	c=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-}")
+	local id c f=${RPCRDMA_CM_OS_RELEASE:-/etc/os-release}
+	# shellcheck source=/dev/null
+	id=$(. "$f" 2>/dev/null && echo "${ID:-}")
+	# shellcheck source=/dev/null
+	c=$(. "$f" 2>/dev/null && echo "${VERSION_CODENAME:-}")
 	[ "$id" = debian ] || { echo unknown; return; }
 	case $c in
 	bookworm | trixie) echo "$c" ;;
@@ -77,7 +80,8 @@ host_family() {
 # the scripts need: not Debian, or a Debian older than 12.
 host_check() {
 	local pretty
-	pretty=$(. /etc/os-release 2>/dev/null && echo "${PRETTY_NAME:-}")
+	# shellcheck source=/dev/null
+	pretty=$(. "${RPCRDMA_CM_OS_RELEASE:-/etc/os-release}" 2>/dev/null && echo "${PRETTY_NAME:-}")
 	case $(host_family) in
 	bookworm | trixie | sid) return 0 ;;
 	old) die "this host runs ${pretty:-an old Debian}; rpcrdma-cm installs what it needs with the apt of Debian 12 (bookworm) or 13 (trixie): upgrade, or run it in a Debian 12 or 13 VM or chroot (make hosttest shows how)" ;;
