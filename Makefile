@@ -73,6 +73,10 @@ tools: ## build tools/rpcrdma-cm-probe
 siw: ## build siw.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/siw (SIW_UPSTREAM=1: without)
 	@$(TOP)/scripts/siw.sh
 
+.PHONY: rxe
+rxe: ## build rdma_rxe.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/rxe (RXE_UPSTREAM=1: without)
+	@$(TOP)/scripts/rxe.sh
+
 lint: ## checkpatch --strict, kernel-doc, W=1 + sparse build, shellcheck
 	@$(TOP)/scripts/lint.sh
 
