@@ -16,6 +16,13 @@
 #   RPCRDMA_KO    module under test (default build/$KVER/rpcrdma.ko;
 #                 "stock" = Debian's own rpcrdma.ko)
 #   VM_RDMA       rxe (default) or siw (uses build/$KVER/siw/siw.ko)
+#   VM_RXE        which rdma_rxe the guests load over rxe: "stock" (Debian's;
+#                 vmtest's default), "fixed" (build/$KVER/rxe/rdma_rxe.ko of
+#                 make rxe, built or rebuilt to match scripts/coccinelle/rxe/
+#                 or RXE_UPSTREAM=1; the default of make soak and of scenario
+#                 14, which drop links: Debian's rxe never recovers from a
+#                 failed send on its GSI QP, Documentation/investigations/
+#                 rxe-gsi-qp-link-drop.md) or a path to an rdma_rxe.ko
 #   VM_PCAP       write a pcap of the virtual wire to this path (1: to
 #                 wire.pcap beside each pair's console logs)
 #   VM_MEM        guest memory in MiB (default 512)
@@ -54,6 +61,11 @@ VMBUILD=$BUILD/vm/$KVER
 VM_SERVER_IP=10.99.0.1
 VM_CLIENT_IP=10.99.0.2
 VM_RDMA=${VM_RDMA:-rxe}
+# what the user asked for (a scenario that drops links takes "fixed"
+# when nothing was asked: scenarios/14-link-drops.sh)
+# shellcheck disable=SC2034
+VM_RXE_GIVEN=${VM_RXE:-}
+VM_RXE=${VM_RXE:-stock}
 VM_MEM=${VM_MEM:-512}
 VM_TIMEOUT=${VM_TIMEOUT:-240}
 # QEMU accelerator: KVM hangs on the machines this was written on
@@ -168,10 +180,51 @@ vm_ensure_siw() {
 		die "'make siw' failed for $KVER; see ${ko%/siw/siw.ko}/siw-build.log"
 }
 
+# vm_rxe_ko: the rdma_rxe.ko VM_RXE names (empty output for stock).
+vm_rxe_ko() {
+	case $VM_RXE in
+	stock) echo "" ;;
+	fixed) echo "${RXE_KO:-$BUILD/$KVER/rxe/rdma_rxe.ko}" ;;
+	*.ko) echo "$VM_RXE" ;;
+	*) die "VM_RXE=$VM_RXE: say stock (Debian's rdma_rxe), fixed (make rxe's) or a path to an rdma_rxe.ko" ;;
+	esac
+}
+
+# vm_ensure_rxe: with VM_RXE=fixed, make rxe's rdma_rxe.ko for $KVER,
+# built (again) when it is missing or was built with other fixes than
+# scripts/coccinelle/rxe/ (or RXE_UPSTREAM=1) call for; a path given
+# elsewhere is taken as it is, after a vermagic check.
+vm_ensure_rxe() {
+	local ko want have
+	ko=$(vm_rxe_ko)
+	[ -n "$ko" ] || return 0
+	case $VM_RXE:$ko in
+	fixed:*/"$KVER"/rxe/rdma_rxe.ko) ;;
+	*)
+		[ -f "$ko" ] || die "VM_RXE=$VM_RXE: $ko does not exist; build it with 'make rxe' (or say VM_RXE=fixed)"
+		return 0 ;;
+	esac
+	want=$("$TOP/scripts/rxe.sh" fixes-id)
+	have=$(cat "${ko%/rdma_rxe.ko}/fixes-id" 2>/dev/null || echo none)
+	[ -f "$ko" ] && [ "$have" = "$want" ] && return 0
+	if [ -f "$ko" ]; then
+		msg "rdma_rxe.ko for $KVER was built with fixes '$have', '$want' wanted: rebuilding it ('make rxe')"
+	else
+		msg "no rdma_rxe.ko for $KVER yet: building it first ('make rxe', about a minute)"
+	fi
+	BUILD=${ko%/"$KVER"/rxe/rdma_rxe.ko} "$TOP/scripts/rxe.sh" ||
+		die "'make rxe' failed for $KVER; see ${ko%/rxe/rdma_rxe.ko}/rxe-build.log"
+}
+
 # vm_prepare: install what is missing and build the base initramfs.
 vm_prepare() {
 	vm_need_host
 	[ "$VM_RDMA" != siw ] || vm_ensure_siw
+	if [ "$VM_RDMA" = rxe ] && [ "$VM_RXE" != stock ]; then
+		vm_ensure_rxe
+		vm_check_vermagic "$(vm_rxe_ko)"
+		msg "rdma_rxe: $VM_RXE ($(vm_rxe_ko | sed "s|^$TOP/||"), fixes $(cat "$(dirname "$(vm_rxe_ko)")/fixes-id" 2>/dev/null || echo unknown), build-id $(vm_buildid "$(vm_rxe_ko)"))"
+	fi
 	msg "kernel $KVER, QEMU $VM_QEMU_VERSION ($VM_QEMU), -smp $VM_SMP, -cpu $VM_CPU"
 	"$VMDIR/mkinitramfs.sh" || die "building the VM initramfs failed"
 	# A snapshot of the module under test: the build may replace it while
@@ -237,6 +290,12 @@ vm_overlay() {
 	{
 		echo "VM_ROLE=$role"
 		echo "VM_RDMA=$VM_RDMA"
+		if [ "$VM_RDMA" = rxe ] && [ "$VM_RXE" != stock ]; then
+			echo "RXE_MODULE=$VM_RXE"
+			echo "RXE_BUILDID=$(vm_buildid "$(vm_rxe_ko)")"
+		else
+			echo "RXE_MODULE=stock"
+		fi
 		echo "VM_SERVER_IP=$VM_SERVER_IP"
 		echo "VM_CLIENT_IP=$VM_CLIENT_IP"
 		printf 'RPCRDMA_PARAMS=%q\n' "$params"
@@ -260,6 +319,12 @@ vm_overlay() {
 		local siw=${SIW_KO:-$BUILD/$KVER/siw/siw.ko}
 		[ -f "$siw" ] || die "VM_RDMA=siw needs $siw; run 'make siw'"
 		cp "$siw" "$d/usr/lib/modules/$KVER/extra/siw.ko"
+	fi
+	if [ "$VM_RDMA" = rxe ] && [ "$VM_RXE" != stock ]; then
+		local rxe
+		rxe=$(vm_rxe_ko)
+		[ -f "$rxe" ] || die "VM_RXE=$VM_RXE needs $rxe; run 'make rxe'"
+		cp "$rxe" "$d/usr/lib/modules/$KVER/updates/rdma_rxe.ko"
 	fi
 	(cd "$d" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc --quiet --owner=0:0) >"$out.ovl" ||

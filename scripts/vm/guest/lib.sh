@@ -48,6 +48,7 @@ check() {
 vm_boot() {
 	step "boot $VM_ROLE kernel $KVER rdma=$VM_RDMA module=$RPCRDMA_MODULE params='$RPCRDMA_PARAMS'"
 	if [ -e "/lib/modules/$KVER/updates/rpcrdma.ko" ] ||
+	   [ -e "/lib/modules/$KVER/updates/rdma_rxe.ko" ] ||
 	   [ -e "/lib/modules/$KVER/extra/siw.ko" ]; then
 		depmod -a || status modules FAIL "depmod failed"
 	fi
@@ -62,6 +63,15 @@ vm_boot() {
 	siw) modprobe -q crc32c_generic; modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
 	*) modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 ;;
 	esac || status boot FAIL "cannot create the $VM_RDMA device on eth0"
+	# make rxe's rdma_rxe (VM_RXE=fixed): the one loaded must be the
+	# host's (updates/, build ID), not Debian's
+	if [ "$VM_RDMA" = rxe ] && [ "${RXE_MODULE:-stock}" != stock ]; then
+		where=$(modinfo -n rdma_rxe 2>/dev/null)
+		loaded=$(od -An -tx1 -v /sys/module/rdma_rxe/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
+		[ "${where#*/updates/}" != "$where" ] && [ -n "$RXE_BUILDID" ] &&
+			[ "${loaded%"$RXE_BUILDID"}" != "$loaded" ]
+		check "rxe-$VM_ROLE" "$RXE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$RXE_BUILDID" [ $? -eq 0 ]
+	fi
 	modprobe rdma_cm
 	# shellcheck disable=SC2086
 	modprobe rpcrdma $RPCRDMA_PARAMS || status modules FAIL "modprobe rpcrdma $RPCRDMA_PARAMS failed"

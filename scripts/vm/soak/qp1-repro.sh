@@ -30,6 +30,7 @@ wait_server || { finish; exit 1; }
 [ "$(sctl ping)" = pong ] ||
 	{ status soak-ctl FAIL "no answer on the server's control channel (TCP port $CTL_PORT)"; finish; exit 1; }
 mount_nfs 4.2 || { finish; exit 1; }
+status repro-rxe INFO "rdma_rxe: ${RXE_MODULE:-stock} (VM_RXE)"
 echo before >"$MNT/repro" && sync
 status repro-gsi-before INFO "server: $(sctl links | gsi); client: $(rdma resource show qp | gsi)"
 t0=$(cut -d' ' -f1 /proc/uptime)
