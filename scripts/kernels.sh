@@ -358,6 +358,7 @@ ksrc_fetch() {
 	fi
 	if [ ! -e "$dir/.extracted" ]; then
 		need_space "$RPCRDMA_CM_CACHE/src" 2200 "linux-source-$xy $ver"
+		need_pkgs xz-utils # a bare host has no xz (tar -J needs it)
 		dl=$dir.deb
 		rm -rf "$dir.new" "$dl"
 		mkdir -p "$dir.new" "$dl" || die "cannot create $dir.new"
@@ -372,7 +373,7 @@ ksrc_fetch() {
 			tar -xOf - "./usr/src/linux-source-$xy.tar.xz" |
 			tar -C "$dir.new" --strip-components=1 -xJf -; then
 			rm -rf "$dir.new" "$dl"
-			die "cannot extract linux-source-$xy $ver into $dir.new (disk full?)"
+			die "cannot extract linux-source-$xy $ver into $dir.new (messages above)"
 		fi
 		rm -rf "$dl"
 		[ "$(makefile_version "$dir.new")" = "$up" ] ||

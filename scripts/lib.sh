@@ -176,6 +176,7 @@ ksrc_installed() {
 	local hv=$1 xy=${1%.*} tarball sv
 	tarball=/usr/src/linux-source-$xy.tar.xz
 	[ -e "$tarball" ] || need_pkgs "linux-source-$xy"
+	need_pkgs xz-utils
 	[ -e "$tarball" ] ||
 		die "no $tarball; install linux-source-$xy or pass KSRC=<tree of $hv>"
 	KSRC_DIR=$RPCRDMA_CM_CACHE/src/linux-source-$hv
