@@ -56,6 +56,7 @@ mkroot() {
 in_root() {
 	local dir=$1 log=$2 cmd=$3
 	mkdir -p "$dir/src.git"
+	: >"$log" # before tail below opens it
 	unshare --mount --propagation private -- bash -c '
 		set -e
 		r=$1
