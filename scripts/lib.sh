@@ -29,8 +29,11 @@ need_pkgs() {
 	msg "installing ${missing[*]} (apt-get; log in ${BUILD#"$TOP"/}/apt.log)"
 	need_space /var/cache/apt 1024 "installing ${missing[*]}"
 	# Two make targets may install at once (a soak beside a check): wait
-	# for the other's dpkg lock instead of failing on it.
-	local lock=(-o DPkg::Lock::Timeout=600)
+	# for the other's dpkg lock instead of failing on it. No Recommends:
+	# on a bare trixie host they made make demo install a desktop's worth
+	# of libraries (GTK, Mesa, GStreamer, LLVM) for qemu-system-x86; what
+	# the scripts use is named.
+	local lock=(-o DPkg::Lock::Timeout=600 -o APT::Install-Recommends=false)
 	if ! DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q \
 		"${missing[@]}" >"$BUILD/apt.log" 2>&1; then
 		msg "apt-get install failed; reading the host's package lists again"

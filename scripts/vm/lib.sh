@@ -95,7 +95,7 @@ VM_PIDS=()
 # VM_KERNEL and VM_MODDIR (the pristine modules tree of that image).
 vm_need_host() {
 	need_pkgs busybox-static nfs-kernel-server nfs-common iproute2 kmod \
-		rdma-core ibverbs-providers ibverbs-utils qemu-system-x86 cpio binutils \
+		rdma-core ibverbs-providers ibverbs-utils qemu-system-x86 ipxe-qemu seabios cpio binutils \
 		netbase libtirpc-common xz-utils
 	vm_qemu_ensure
 	kimage_ensure
