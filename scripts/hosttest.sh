@@ -18,7 +18,8 @@
 # build/hosttest/<release>.{demo,check}.log.
 #
 # Environment: HOSTTEST_HOSTS, HOSTTEST_KEEP=1 (keep the roots),
-# HOSTTEST_CHECK=0 (make demo only).
+# HOSTTEST_CHECK=0 (make demo only); VM_BOOT_TIMEOUT and VM_TIMEOUT reach
+# the roots' VM runs (a loaded machine boots TCG guests slowly).
 
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
@@ -34,6 +35,21 @@ papt true # Debian's archive reachable, or say so now
 
 declare -a report
 failed=0
+
+# stop_roots: kill whatever still runs chrooted in a root of ours (an
+# interrupted run's make, QEMU, compilers), so nothing outlives us.
+stop_roots() {
+	local sig p r
+	for sig in TERM KILL; do
+		for p in /proc/[0-9]*; do
+			r=$(readlink "$p/root" 2>/dev/null) || continue
+			case $r in "$OUT"/*) kill -"$sig" "${p#/proc/}" 2>/dev/null ;; esac
+		done
+		[ $sig = KILL ] || sleep 2
+	done
+}
+trap stop_roots EXIT
+trap 'exit 130' INT TERM
 
 # mkroot FAMILY DIR: the bare host, made fresh.
 mkroot() {
@@ -67,7 +83,8 @@ in_root() {
 		mount -o remount,bind,ro "$r/src.git"
 		exec chroot "$r" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			CI="${CI:-}" bash -c "$3"
+			CI="${CI:-}" ${VM_BOOT_TIMEOUT:+VM_BOOT_TIMEOUT=$VM_BOOT_TIMEOUT} \
+			${VM_TIMEOUT:+VM_TIMEOUT=$VM_TIMEOUT} bash -c "$3"
 	' hosttest "$dir" "$(git -C "$TOP" rev-parse --absolute-git-dir)" "$cmd" \
 		</dev/null >"$log" 2>&1 &
 	local pid=$!
