@@ -40,6 +40,15 @@ if [ -x "$BUILD/tools/rpcrdma-cm-probe" ]; then
 	*) EXTRA+=("$BUILD/tools/rpcrdma-cm-probe") ;;
 	esac
 fi
+# fio, whenever the host has it: scenario 14 verifies data with it
+# across link drops (vmtest installs it when that scenario runs), and a
+# base without it for some runs would be rebuilt back and forth.
+if fio=$(command -v fio); then
+	case " ${EXTRA[*]} " in
+	*" $fio "*) ;;
+	*) EXTRA+=("$fio") ;;
+	esac
+fi
 # Extra plain files (e.g. make soak's dbench load file):
 # VM_EXTRA_FILES="SRC=DEST ..." (DEST: absolute path in the guests).
 read -r -a EXTRA_FILES <<<"${VM_EXTRA_FILES:-}"

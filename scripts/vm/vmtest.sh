@@ -64,6 +64,12 @@ selected() { # selected FILE
 export VM_PCAP=${VM_PCAP-1}
 [ "${RPCRDMA_KO:-}" = stock ] &&
 	warn "RPCRDMA_KO=stock: the scenarios expect this project's module and will fail"
+# Scenario 14 verifies data with fio in the guests: the base takes the
+# host's fio (mkinitramfs.sh)
+for f in "$SCDIR"/14-*.sh; do
+	case $f in *.client.sh) continue ;; esac
+	selected "$f" && need_pkgs fio
+done
 vm_prepare
 results=()
 pass=0

@@ -90,6 +90,20 @@ srv_pending_listener() {
 	) >/dev/console 2>&1 &
 	echo scheduled
 }
+# take eth0 down for $1 s, $2 s from now (default 0), in the background,
+# so that this answer reaches the client first (scenario 14); the console
+# says when the link went and came back
+srv_linkdown() {
+	(
+		sleep "${2:-0}"
+		step "server: eth0 down for $1 s"
+		ip link set eth0 down
+		sleep "$1"
+		ip link set eth0 up
+		step "server: eth0 up"
+	) >/dev/console 2>&1 &
+	echo scheduled
+}
 # debug kernels: kmemleak verdict and detector line on the console
 srv_leakcheck() { { leak_scan server; detectors server; } >/dev/console 2>&1; echo scanned; }
 
@@ -107,7 +121,7 @@ serve() {
 			{
 				echo "$last"
 				case $cmd in
-				conns|sums|sysctl|trace|trace_clear|restart|restart_scan|pending_listener|dmesg|param|run|leakcheck) "srv_$cmd" "$@" ;;
+				conns|sums|sysctl|trace|trace_clear|restart|restart_scan|pending_listener|dmesg|param|run|leakcheck|linkdown) "srv_$cmd" "$@" ;;
 				*) echo "unknown command $cmd" ;;
 				esac
 				echo "END $last"

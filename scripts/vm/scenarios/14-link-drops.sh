@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# Scenario 14: fio writes and verifies (crc32c) on an NFSv4.2 mount while
+# the client's link drops, then the server's, then both sides' during a
+# forced reconnect; after each drop the mount must answer within
+# LD_RECOVER_MAX (180) s, and fio must finish with 0 verify errors.
+# Over rxe it loads make rxe's rdma_rxe unless VM_RXE says otherwise:
+# Debian's (VM_RXE=stock) never recovers from the server's drop, the
+# failed send on its GSI QP (Documentation/investigations/
+# rxe-gsi-qp-link-drop.md), which this scenario then shows as a FAIL.
+SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
+sc_run() {
+	# the scenario's own rxe and time budget (three recoveries at most
+	# LD_RECOVER_MAX each, fio's passes, boot)
+	local VM_RXE=${VM_RXE_GIVEN:-fixed}
+	local VM_TIMEOUT=$((${VM_TIMEOUT:-240} > 900 ? ${VM_TIMEOUT:-240} : 900))
+	if [ "$VM_RDMA" = rxe ] && [ "$VM_RXE" != stock ]; then
+		vm_ensure_rxe
+		vm_check_vermagic "$(vm_rxe_ko)"
+	fi
+	if [ "$VM_RDMA" = rxe ]; then
+		SC_DESC+=" (rxe, rdma_rxe $VM_RXE)"
+	else
+		SC_DESC+=" ($VM_RDMA)"
+	fi
+	sc_pair linkdrop ours "" ours "" "$SCDIR/14-link-drops.client.sh" \
+		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
+}
