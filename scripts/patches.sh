@@ -102,11 +102,15 @@ hdr() { sed -n "1,/^---\$/ s/^$2: *//p" "$1"; }
 # rule_path RULE TARGET: where a rule's "// Target:" lives in the tree
 # (build-module.sh copies the xprtrdma directory and svc_rdma.h).
 rule_path() {
-	# siw's rules, named siw/<rule> (cocci_manifest passes the basename)
-	if [ -e "$TOP/scripts/coccinelle/siw/${1#siw/}.cocci" ]; then
-		echo "drivers/infiniband/sw/siw/$2"
-		return
-	fi
+	# siw's and rxe's rules, named siw/<rule> and rxe/<rule>
+	# (cocci_manifest passes the basename)
+	local drv
+	for drv in siw rxe; do
+		if [ -e "$TOP/scripts/coccinelle/$drv/${1#"$drv"/}.cocci" ]; then
+			echo "drivers/infiniband/sw/$drv/$2"
+			return
+		fi
+	done
 	case $2 in
 	include/*) echo "$2" ;;
 	*) echo "net/sunrpc/xprtrdma/$2" ;;
@@ -256,6 +260,7 @@ inputs_stamp() {
 	{
 		echo "$KVER $(headers_version) $KSRC_DIR $*"
 		cat "$0" "$TOP"/scripts/coccinelle/*.cocci "$TOP"/scripts/coccinelle/siw/*.cocci \
+			"$TOP"/scripts/coccinelle/rxe/*.cocci \
 			"$TOP"/net/sunrpc/xprtrdma/* "$TOP"/kunit/*
 		find "$MSGDIR" -type f -print0 | sort -z | xargs -0 cat
 		find "$TOP/include" -type f -print0 | sort -z | xargs -0 cat
@@ -364,40 +369,44 @@ do_generate() {
 	gitw format-patch -q --cover-letter --no-signature -o "$OUT" pristine..HEAD ||
 		die "git format-patch failed"
 	cover_letter "$OUT/0000-cover-letter.patch"
-	siw_generate "$name" "$email"
+	sw_generate siw "$name" "$email"
+	sw_generate rxe "$name" "$email"
 	echo "$stamp" >"$OUT/.stamp"
 	msg "patches: $(ls "$OUT"/0*.patch | wc -l) files in build/patches/ ($((SECONDS - t0)) s)"
 	(cd "$OUT" && ls -1 0*.patch) | sed 's/^/    /' >&2
 }
 
-# siw_generate NAME EMAIL: build/patches/siw/, a series of its own for
-# siw's maintainers: what make siw fixes in siw (scripts/coccinelle/siw/),
-# one patch per scripts/patches/siw/NN-*.msg ("Rules: siw/<rule>"), made
-# by the same rules against the same tree.
-siw_generate() {
-	local name=$1 email=$2 dir=drivers/infiniband/sw/siw m r
-	local out=$OUT/siw work=$OUT/.siw-work
+# sw_generate DRV NAME EMAIL: build/patches/DRV/ (siw, rxe), a series of
+# its own for the driver's maintainers (linux-rdma): what make DRV fixes
+# in it (scripts/coccinelle/DRV/), one patch per
+# scripts/patches/DRV/NN-*.msg ("Rules: DRV/<rule>"), made by the same
+# rules against the same tree.
+sw_generate() {
+	local drv=$1 name=$2 email=$3 dir=drivers/infiniband/sw/$1 m r
+	local out=$OUT/$1 work=$OUT/.$1-work
 	local -a msgs
-	mapfile -t msgs < <(ls "$MSGDIR"/siw/[0-9][0-9]-*.msg 2>/dev/null)
+	mapfile -t msgs < <(ls "$MSGDIR/$drv"/[0-9][0-9]-*.msg 2>/dev/null)
 	rm -rf "$out" "$work"
 	[ ${#msgs[@]} -gt 0 ] || return 0
 	mkdir -p "$work/$dir" "$out"
-	cp "$KSRC_DIR/$dir"/*.[ch] "$work/$dir/" || die "no siw sources in $KSRC_DIR/$dir"
+	cp "$KSRC_DIR/$dir"/*.[ch] "$work/$dir/" || die "no $drv sources in $KSRC_DIR/$dir"
 	sgit() { git_as "$work" "$@"; }
-	{ sgit init -q -b siw && sgit add -A &&
-		sgit commit -q -m "Linux $(makefile_version "$KSRC_DIR") siw" &&
-		sgit tag pristine; } || die "cannot commit siw's sources in $work"
+	{ sgit init -q -b "$drv" && sgit add -A &&
+		sgit commit -q -m "Linux $(makefile_version "$KSRC_DIR") $drv" &&
+		sgit tag pristine; } || die "cannot commit $drv's sources in $work"
 	for m in "${msgs[@]}"; do
 		for r in $(hdr "$m" Rules); do
+			cocci_when "$TOP/scripts/coccinelle/$r.cocci" "$KSRC_DIR" ||
+				die "${m##*/} names rule $r, whose When: line does not fit $(makefile_version "$KSRC_DIR")'s $drv: name the variant for this kernel"
 			apply_rule "$r" "$work"
 		done
 		sgit add -A || die "git add failed in $work"
-		sgit diff --cached --quiet && die "${m##*/} changes nothing in siw: check its Rules: line"
+		sgit diff --cached --quiet && die "${m##*/} changes nothing in $drv: check its Rules: line"
 		commit_msg "$work" "$m" || die "cannot commit ${m##*/}"
 	done
 	sgit format-patch -q --no-signature -o "$out" pristine..HEAD ||
-		die "git format-patch failed for siw"
-	msg "patches: siw, for its maintainers: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in build/patches/siw/"
+		die "git format-patch failed for $drv"
+	msg "patches: $drv, for its maintainers: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in build/patches/$drv/"
 }
 
 # --- check ---------------------------------------------------------------
@@ -512,11 +521,11 @@ do_check() {
 	flock 8 || die "cannot lock $PCACHE.lock"
 	prepare_tree
 
-	SIWPATCHES=()
-	for p in "$OUT"/siw/*.patch; do
-		[ -e "$p" ] && SIWPATCHES+=("$p")
+	SWPATCHES=()
+	for p in "$OUT"/siw/*.patch "$OUT"/rxe/*.patch; do
+		[ -e "$p" ] && SWPATCHES+=("$p")
 	done
-	touched=$(grep -h '^diff --git a/' "${PATCHES[@]}" "${SIWPATCHES[@]}" | awk '{print substr($3, 3)}' | sort -u)
+	touched=$(grep -h '^diff --git a/' "${PATCHES[@]}" "${SWPATCHES[@]}" | awk '{print substr($3, 3)}' | sort -u)
 	printf '%s\n' "$touched" >"$TREE/.rpcrdma-touched"
 
 	RESULTS=()
@@ -570,7 +579,8 @@ do_check() {
 		fi
 	done
 
-	check_siw
+	check_sw siw RDMA_SIW
+	check_sw rxe RDMA_RXE
 
 	# The module from the fully patched tree, for the VM scenarios.
 	t0=$SECONDS
@@ -605,36 +615,40 @@ do_check() {
 	[ "$FAILED" -eq 0 ] || { printf '  %s\n' "${RESULTS[@]}" >&2; die "patches-check failed (logs in build/patches/check/)"; }
 }
 
-# check_siw: the siw series (build/patches/siw/) on the tree: each
-# patch applies, siw compiles (CONFIG_RDMA_SIW=m on the command line:
-# Debian's configs leave siw out), checkpatch --strict has nothing to
-# say. Appends to RESULTS, sets FAILED.
-check_siw() {
-	local patch n=0 line t0=$SECONDS
-	[ ${#SIWPATCHES[@]} -gt 0 ] || return 0
-	for patch in "${SIWPATCHES[@]}"; do
+# check_sw DRV SYM: the series of build/patches/DRV/ (siw, rxe) on the
+# tree: each patch applies, the driver compiles (CONFIG_SYM=m on the
+# command line: Debian's configs leave siw out), checkpatch --strict has
+# nothing to say. Appends to RESULTS, sets FAILED.
+check_sw() {
+	local drv=$1 sym=$2 patch n=0 line t0=$SECONDS
+	local -a patches=()
+	for patch in "$OUT/$drv"/*.patch; do
+		[ -e "$patch" ] && patches+=("$patch")
+	done
+	[ ${#patches[@]} -gt 0 ] || return 0
+	for patch in "${patches[@]}"; do
 		n=$((n + 1))
-		msg "check: [siw $n/${#SIWPATCHES[@]}] $(subject_of "$patch")"
+		msg "check: [$drv $n/${#patches[@]}] $(subject_of "$patch")"
 		(cd "$TREE" && git apply --check "$patch" && git apply "$patch") \
-			2>"$CK_LOG/apply-siw-$n.log" ||
-			{ cat "$CK_LOG/apply-siw-$n.log" >&2; die "siw patch $n does not apply: ${patch##*/}"; }
+			2>"$CK_LOG/apply-$drv-$n.log" ||
+			{ cat "$CK_LOG/apply-$drv-$n.log" >&2; die "$drv patch $n does not apply: ${patch##*/}"; }
 		(cd "$TREE" && perl scripts/checkpatch.pl --strict --showfile "$patch") \
-			>"$CK_LOG/checkpatch-siw-$n.log" 2>&1
-		line="siw patch $n: checkpatch --strict: $(grep -E '^total: ' "$CK_LOG/checkpatch-siw-$n.log" | tail -1 | sed 's/^total: //')"
-		if ! grep -qE '^total: 0 errors, 0 warnings, 0 checks' "$CK_LOG/checkpatch-siw-$n.log"; then
-			grep -E '(^|: )(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-siw-$n.log" >&2
+			>"$CK_LOG/checkpatch-$drv-$n.log" 2>&1
+		line="$drv patch $n: checkpatch --strict: $(grep -E '^total: ' "$CK_LOG/checkpatch-$drv-$n.log" | tail -1 | sed 's/^total: //')"
+		if ! grep -qE '^total: 0 errors, 0 warnings, 0 checks' "$CK_LOG/checkpatch-$drv-$n.log"; then
+			grep -E '(^|: )(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$drv-$n.log" >&2
 			line+=" FAILED"
 			FAILED=1
 		fi
 		RESULTS+=("$line")
 		msg "check: $line"
 	done
-	if kmake CONFIG_RDMA_SIW=m drivers/infiniband/sw/siw/ >"$CK_LOG/build-siw.log" 2>&1 &&
-	   ! grep -q 'warning:' "$CK_LOG/build-siw.log"; then
-		line="siw: build ok ($(grep -cE '^ +CC' "$CK_LOG/build-siw.log") objects compiled, $((SECONDS - t0)) s)"
+	if kmake "CONFIG_$sym=m" "drivers/infiniband/sw/$drv/" >"$CK_LOG/build-$drv.log" 2>&1 &&
+	   ! grep -q 'warning:' "$CK_LOG/build-$drv.log"; then
+		line="$drv: build ok ($(grep -cE '^ +CC' "$CK_LOG/build-$drv.log") objects compiled, $((SECONDS - t0)) s)"
 	else
-		grep -E 'error|warning:' "$CK_LOG/build-siw.log" | head -20 >&2
-		line="siw: build FAILED (build/patches/check/build-siw.log)"
+		grep -E 'error|warning:' "$CK_LOG/build-$drv.log" | head -20 >&2
+		line="$drv: build FAILED (build/patches/check/build-$drv.log)"
 		FAILED=1
 	fi
 	RESULTS+=("$line")
