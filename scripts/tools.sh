@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make tools`: build tools/rpcrdma-cm-probe into build/tools. The RFC
-# 8797 codec is not duplicated: net/sunrpc/xprtrdma/rpcrdma_pdata.c is
-# compiled as is, against the userspace stand-ins for its kernel headers
-# in tools/fuzz/include. Prints the shared libraries the binary needs,
+# `make tools`: build tools/rpcrdma-cm-probe into build/tools. The codecs
+# are not duplicated: net/sunrpc/xprtrdma/rpcrdma_pdata.c (RFC 8797) and,
+# for --v2, rpcrdma_xchar.c and rpcrdma_xchar_sm.c (transport properties)
+# are compiled as they are, against the userspace stand-ins for their
+# kernel headers in tools/fuzz/include. Prints the shared libraries the binary needs,
 # for whoever copies it into a VM's initramfs.
 #
 # Variables: CC (default cc), CFLAGS (default -O2 -g).
@@ -29,8 +30,11 @@ msg "tools: building $BIN"
 	tools/rpcrdma-cm-probe.c tools/rpcrdma-cm-probe-opts.c \
 	tools/rpcrdma-cm-probe-cm.c tools/rpcrdma-cm-probe-client.c \
 	tools/rpcrdma-cm-probe-listen.c tools/rpcrdma-cm-probe-output.c \
-	tools/rpcrdma-cm-probe-read.c \
+	tools/rpcrdma-cm-probe-read.c tools/rpcrdma-cm-probe-v2.c \
+	tools/rpcrdma-cm-probe-v2io.c \
 	net/sunrpc/xprtrdma/rpcrdma_pdata.c \
+	net/sunrpc/xprtrdma/rpcrdma_xchar.c \
+	net/sunrpc/xprtrdma/rpcrdma_xchar_sm.c \
 	-lrdmacm -libverbs -o "$BIN.tmp" ||
 	die "tools: build of rpcrdma-cm-probe failed"
 mv "$BIN.tmp" "$BIN"

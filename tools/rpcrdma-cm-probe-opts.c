@@ -54,6 +54,16 @@ static void probe_usage(FILE *f)
 		"  --reject           reject every connection instead of accepting\n"
 		"  --count N          stop after N connections\n"
 		"  --wait S           give up after S seconds without any CM event\n"
+		"Experimental RPC-over-RDMA Version Two (transport properties,\n"
+		"draft-dnoveck-nfsv4-rpcrdma-xcharext-03; never in the kernel):\n"
+		"  --v2               speak Version Two instead: no private data,\n"
+		"                     ROPT_CONNPROP first; with SERVER or --listen\n"
+		"  --rbsiz N          this side's Receive Buffer Size (default 4096)\n"
+		"  --rbsiz-max N      the largest it may grow to (default %d)\n"
+		"  --request rbsiz=N  ask the peer to change its Receive Buffer Size\n"
+		"  --update rbsiz=N   raise this side's, then tell the peer (UPDPROP)\n"
+		"  --null SIZE,...    client: NULL Calls of about SIZE octets each\n"
+		"                     (inline, or by Position-Zero chunk if too large)\n"
 		"Both:\n"
 		"  --timeout MS       limit for each connection step (default %d)\n"
 		"  --json             one JSON object per line, for scripts\n"
@@ -61,10 +71,11 @@ static void probe_usage(FILE *f)
 		"  -h, --help         this text;  -V, --version  the version\n"
 		"\n"
 		"Exit: 0 ok, 1 error, 2 usage, 3 no RDMA device, 4 unreachable,\n"
-		"5 rejected or refused, 6 timeout. See rpcrdma-cm-probe(8).\n",
+		"5 rejected or refused, 6 timeout, 7 (--v2) the peer answered\n"
+		"ERR_VERS. See rpcrdma-cm-probe(8).\n",
 		prog, prog, PROBE_DEFAULT_PORT, PROBE_DEFAULT_SIZE,
 		PROBE_DEFAULT_SIZE, PROBE_PDATA_MAX, PROBE_RANDOM_MAX,
-		PROBE_READS_MAX, PROBE_DEFAULT_TIMEOUT);
+		PROBE_READS_MAX, PROBE_V2_SLOT, PROBE_DEFAULT_TIMEOUT);
 }
 
 /* A mistake on the command line: say what, point at --help, exit 2 */
@@ -186,6 +197,7 @@ enum {
 	OPT_SEND_SIZE = 256, OPT_RECV_SIZE, OPT_NO_R, OPT_PDATA, OPT_NO_PDATA,
 	OPT_JSON, OPT_LISTEN, OPT_REJECT, OPT_COUNT, OPT_REPEAT, OPT_SEED,
 	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ, OPT_NO_REPLY_BUFFER,
+	OPT_V2, OPT_RBSIZ, OPT_RBSIZ_MAX, OPT_REQUEST, OPT_UPDATE, OPT_NULL,
 };
 
 static const struct option probe_longopts[] = {
@@ -205,6 +217,12 @@ static const struct option probe_longopts[] = {
 	{ "wait",        required_argument, NULL, OPT_WAIT },
 	{ "read",        required_argument, NULL, OPT_READ },
 	{ "no-reply-buffer", no_argument,   NULL, OPT_NO_REPLY_BUFFER },
+	{ "v2",          no_argument,       NULL, OPT_V2 },
+	{ "rbsiz",       required_argument, NULL, OPT_RBSIZ },
+	{ "rbsiz-max",   required_argument, NULL, OPT_RBSIZ_MAX },
+	{ "request",     required_argument, NULL, OPT_REQUEST },
+	{ "update",      required_argument, NULL, OPT_UPDATE },
+	{ "null",        required_argument, NULL, OPT_NULL },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
@@ -234,6 +252,63 @@ static void probe_parse_read(const char *arg)
 	opts.nreads++;
 }
 
+/* --request rbsiz=N, --update rbsiz=N: the one property that changes */
+static u32 probe_parse_prop(const char *opt, const char *arg)
+{
+	if (strncmp(arg, "rbsiz=", 6))
+		probe_bad_usage("%s wants rbsiz=N, not '%s' (the other properties are fixed)",
+				opt, arg);
+	return probe_number(opt, arg + 6, PROBE_V2_SLOT);
+}
+
+/* --null SIZE[,SIZE...] */
+static void probe_parse_null(const char *arg)
+{
+	char buf[256], *s, *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
+		if (opts.v2_nnull == PROBE_V2_NULLS)
+			probe_bad_usage("--null: at most %d sizes",
+					PROBE_V2_NULLS);
+		opts.v2_null[opts.v2_nnull++] =
+			probe_number("--null", s, PROBE_V2_SLOT - 128);
+	}
+	if (!opts.v2_nnull)
+		probe_bad_usage("--null wants SIZE[,SIZE...]");
+}
+
+/* The --v2 options */
+static bool probe_v2_option(int c, bool *seen)
+{
+	switch (c) {
+	case OPT_V2:
+		opts.v2 = true;
+		return true;
+	case OPT_RBSIZ:
+		opts.v2_lim.rbsiz = probe_number("--rbsiz", optarg,
+						 PROBE_V2_SLOT);
+		break;
+	case OPT_RBSIZ_MAX:
+		opts.v2_lim.rbsiz_max = probe_number("--rbsiz-max", optarg,
+						     PROBE_V2_SLOT);
+		break;
+	case OPT_REQUEST:
+		opts.v2_request_rbsiz = probe_parse_prop("--request", optarg);
+		break;
+	case OPT_UPDATE:
+		opts.v2_update_rbsiz = probe_parse_prop("--update", optarg);
+		break;
+	case OPT_NULL:
+		probe_parse_null(optarg);
+		break;
+	default:
+		return false;
+	}
+	*seen = true;
+	return true;
+}
+
 /* Options given, where their value alone cannot tell (0 is valid) */
 struct probe_seen {
 	bool sizes;		/* --send-size, --recv-size or --no-r */
@@ -241,6 +316,7 @@ struct probe_seen {
 	bool no_pdata;
 	bool count;
 	bool seed;
+	bool v2;		/* an option only --v2 takes */
 };
 
 /* The private data options: what goes into the connect request/accept */
@@ -381,6 +457,41 @@ static void probe_check_active(const struct probe_seen *seen, int argc,
 	probe_split_target(opts.target, false);
 }
 
+/* --v2 is its own protocol: none of Version One's options, and its own
+ * only with it, so that the two can never be confused
+ */
+static void probe_check_v2(const struct probe_seen *seen)
+{
+	if (!opts.v2) {
+		if (seen->v2)
+			probe_bad_usage("%s need --v2",
+					"--rbsiz, --rbsiz-max, --request, --update, --null");
+		return;
+	}
+	if (seen->sizes || seen->pdata || seen->no_pdata || opts.repeat ||
+	    seen->seed || opts.hold_ms || opts.nreads || opts.no_reply_buffer ||
+	    opts.reject || opts.json)
+		probe_bad_usage("--v2 takes none of %s%s",
+				"--send-size, --recv-size, --no-r, --pdata, --no-pdata, ",
+				"--repeat, --random-seed, --hold, --read, --no-reply-buffer, --reject, --json");
+	if (opts.v2_lim.rbsiz < RPCRDMA_XCHAR_DEFAULT_RBSIZ ||
+	    opts.v2_lim.rbsiz > opts.v2_lim.rbsiz_max)
+		probe_bad_usage("--rbsiz: %u..--rbsiz-max (%u); a peer assumes %u until told",
+				RPCRDMA_XCHAR_DEFAULT_RBSIZ,
+				opts.v2_lim.rbsiz_max,
+				RPCRDMA_XCHAR_DEFAULT_RBSIZ);
+	if (opts.v2_request_rbsiz &&
+	    opts.v2_request_rbsiz < RPCRDMA_XCHAR_RBSIZ_MIN)
+		probe_bad_usage("--request rbsiz: at least %u",
+				RPCRDMA_XCHAR_RBSIZ_MIN);
+	if (opts.v2_update_rbsiz &&
+	    (opts.v2_update_rbsiz <= opts.v2_lim.rbsiz ||
+	     opts.v2_update_rbsiz > opts.v2_lim.rbsiz_max))
+		probe_bad_usage("--update rbsiz: a raise only, above --rbsiz, up to --rbsiz-max");
+	if (opts.listen && opts.v2_nnull)
+		probe_bad_usage("--null: client only");
+}
+
 /**
  * probe_parse_args - Fill in opts from the command line
  * @argc: from main()
@@ -402,12 +513,22 @@ void probe_parse_args(int argc, char **argv)
 	opts.timeout_ms = PROBE_DEFAULT_TIMEOUT;
 	snprintf(opts.port, sizeof(opts.port), "%s", PROBE_DEFAULT_PORT);
 
+	opts.v2_lim.rbsiz = RPCRDMA_XCHAR_DEFAULT_RBSIZ;
+	opts.v2_lim.rbsiz_max = PROBE_V2_SLOT;
+	/* userspace registers no memory a peer may invalidate remotely */
+	opts.v2_lim.reqreminv = false;
+	opts.v2_lim.brs = RPCRDMA_XCHAR_BKREQSUP_INLINE;
+	opts.v2_lim.fixed = 1U << RPCRDMA_XCHAR_PROP_REQREMINV |
+			    1U << RPCRDMA_XCHAR_PROP_BRS;
+
 	while ((c = getopt_long(argc, argv, "vhV", probe_longopts,
 				NULL)) != -1) {
 		if (!probe_pdata_option(c, &seen) &&
-		    !probe_run_option(c, &seen))
+		    !probe_run_option(c, &seen) &&
+		    !probe_v2_option(c, &seen.v2))
 			probe_other_option(c);
 	}
+	probe_check_v2(&seen);
 
 	if (seen.pdata + seen.no_pdata + seen.sizes > 1)
 		probe_bad_usage("--pdata, --no-pdata and the size/R options exclude each other");

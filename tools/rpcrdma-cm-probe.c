@@ -70,7 +70,10 @@ int main(int argc, char **argv)
 		return ret;
 	ret = probe_check_devices();
 	if (ret == PROBE_OK)
-		ret = opts.listen ? probe_listen(ai) : probe_active(ai);
+		ret = opts.v2 ? (opts.listen ? probe_v2_listen(ai) :
+					       probe_v2_active(ai)) :
+				(opts.listen ? probe_listen(ai) :
+					       probe_active(ai));
 	freeaddrinfo(ai);
 	if (channel)
 		rdma_destroy_event_channel(channel);

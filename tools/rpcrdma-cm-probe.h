@@ -9,6 +9,9 @@
  *   rpcrdma-cm-probe-listen.c  the passive side: --listen
  *   rpcrdma-cm-probe-output.c  everything printed on stdout and stderr
  *   rpcrdma-cm-probe-read.c    --read: one NFSv4 READ Call inline
+ *   rpcrdma-cm-probe-v2.c      --v2: the experimental Version Two
+ *                              endpoint (transport properties)
+ *   rpcrdma-cm-probe-v2io.c    --v2: its verbs and RDMA-CM side
  */
 #ifndef RPCRDMA_CM_PROBE_H
 #define RPCRDMA_CM_PROBE_H
@@ -23,6 +26,8 @@
 #include <rdma/rdma_cma.h>
 #include <linux/types.h>
 #include <linux/sunrpc/rpcrdma_pdata.h>
+#include <linux/sunrpc/rpcrdma_xchar.h>
+#include <linux/sunrpc/rpcrdma_xchar_sm.h>
 
 #define PROBE_DEFAULT_PORT	"20049"
 #define PROBE_DEFAULT_SIZE	4096
@@ -35,6 +40,11 @@
 /* --read: at most this many per connection */
 #define PROBE_READS_MAX		4
 
+/* --v2: receives posted, largest message or chunk, NULL Calls at most */
+#define PROBE_V2_RECVS		4
+#define PROBE_V2_SLOT		65536
+#define PROBE_V2_NULLS		8
+
 /* Exit codes, documented in rpcrdma-cm-probe(8) */
 enum probe_exit {
 	PROBE_OK = 0,
@@ -44,6 +54,7 @@ enum probe_exit {
 	PROBE_UNREACHABLE = 4,
 	PROBE_REJECTED = 5,
 	PROBE_TIMEOUT = 6,
+	PROBE_NOT_V2 = 7,	/* --v2: the peer answered ERR_VERS */
 };
 
 /* One --read PATH:COUNT: an NFSv4.0 READ sent inline, without chunks */
@@ -88,6 +99,12 @@ struct probe_opts {
 	struct probe_read reads[PROBE_READS_MAX];
 	unsigned int nreads;
 	bool no_reply_buffer;		/* --read: post no Receive */
+	bool v2;			/* --v2: the Version Two endpoint */
+	struct rpcrdma_xchar_limits v2_lim;	/* --rbsiz, --rbsiz-max */
+	u32 v2_request_rbsiz;		/* --request rbsiz=N, 0: none */
+	u32 v2_update_rbsiz;		/* --update rbsiz=N, 0: none */
+	u32 v2_null[PROBE_V2_NULLS];	/* --null SIZE,...: Call sizes */
+	unsigned int v2_nnull;
 };
 
 /* The parts of a CM event the probe keeps after acknowledging it */
@@ -135,6 +152,40 @@ struct probe_tally {
 	unsigned long errors;
 	unsigned long unclean;
 	double secs;
+};
+
+/* One received message of the --v2 endpoint */
+struct probe_v2_rx {
+	u64 slot;
+	u32 len;
+	bool inv;		/* it came by Send With Invalidate */
+};
+
+/* The --v2 endpoint of one connection */
+struct probe_v2 {
+	struct probe_conn c;
+	bool client;
+	struct rpcrdma_xchar_ep ep;
+	struct ibv_mr *mr;		/* receive and send buffers */
+	struct ibv_mr *chunk_mr;	/* chunk buffers, open to the peer */
+	u8 *mem;
+	u8 *recv_buf[PROBE_V2_RECVS];
+	u32 recv_size[PROBE_V2_RECVS];	/* posted length, 0: not posted */
+	u8 *send_buf;
+	u8 *chunk;			/* [0]: Calls, [SLOT]: Replies */
+	struct probe_v2_rx rx[PROBE_V2_RECVS];
+	unsigned int rx_head, rx_count;
+	bool send_busy, rdma_busy, broken;
+	bool peer_gone;			/* its DISCONNECTED came */
+	u32 xid;
+	bool peer_v2;			/* a Version Two message came */
+	bool connprop_sent;
+	bool request_sent;
+	bool update_sent;
+	u32 err_low, err_high;		/* ERR_VERS, when it came */
+	bool err_vers;
+	unsigned long sends, recvs, violations;
+	char why[256];
 };
 
 /* The program's name in messages; the options, set by probe_parse_args() */
@@ -188,5 +239,23 @@ int probe_read_run(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_qp *qp,
 		   unsigned int recv_size, const struct probe_read *rd,
 		   __u32 xid, int timeout_ms, struct probe_read_result *res);
 const char *probe_read_error_name(int rdma_err);
+
+/* rpcrdma-cm-probe-v2io.c */
+u32 probe_v2_smallest_recv(const struct probe_v2 *v);
+void probe_v2_repost(struct probe_v2 *v, unsigned int slot);
+int probe_v2_setup(struct probe_v2 *v);
+void probe_v2_teardown(struct probe_v2 *v);
+int probe_v2_send(struct probe_v2 *v, u32 len, u32 inv_rkey);
+int probe_v2_rdma(struct probe_v2 *v, bool write, u8 *local, u32 len,
+		  u32 rkey, u64 raddr);
+int probe_v2_next(struct probe_v2 *v, int timeout_ms, struct probe_v2_rx *rx);
+enum probe_exit probe_v2_connect(struct probe_v2 *v,
+				 const struct addrinfo *ai);
+bool probe_v2_disconnect(struct probe_v2 *v);
+enum probe_exit probe_v2_accept(struct probe_v2 *v, int timeout_ms);
+
+/* rpcrdma-cm-probe-v2.c */
+enum probe_exit probe_v2_active(const struct addrinfo *ai);
+enum probe_exit probe_v2_listen(const struct addrinfo *ai);
 
 #endif /* RPCRDMA_CM_PROBE_H */

@@ -9,9 +9,11 @@
 sc_probe_guests() {
 	local probe=$BUILD/tools/rpcrdma-cm-probe
 	local f stale=0
-	# every probe source (the probe is split by concern) and the codec
+	# every probe source (the probe is split by concern) and the codecs
 	for f in "$TOP"/tools/rpcrdma-cm-probe*.[ch] \
-		 "$TOP/net/sunrpc/xprtrdma/rpcrdma_pdata.c"; do
+		 "$TOP"/net/sunrpc/xprtrdma/rpcrdma_pdata.c \
+		 "$TOP"/net/sunrpc/xprtrdma/rpcrdma_xchar*.c \
+		 "$TOP"/include/linux/sunrpc/rpcrdma_*.h; do
 		[ "$f" -nt "$probe" ] && stale=1
 	done
 	if [ ! -x "$probe" ] || [ $stale = 1 ]; then
