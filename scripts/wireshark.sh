@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The Wireshark dissector for RFC 8797 private data,
-# tools/wireshark/rpcrdma_cm.lua (Documentation/wireshark.md).
+# tools/wireshark/rpcrdma_cm.lua (Documentation/wireshark.md), and the
+# experimental one for RPC-over-RDMA Version Two transport properties,
+# tools/wireshark/rpcrdma_v2.lua (Documentation/transport-properties.md).
 #
 #   scripts/wireshark.sh test       check the dissector against the codec
 #   scripts/wireshark.sh install    copy it into ~/.local/lib/wireshark/plugins
@@ -31,6 +33,9 @@ cd "$TOP" || exit 1
 
 PLUGIN=tools/wireshark/rpcrdma_cm.lua
 GEN=tools/wireshark/gen-vectors.py
+# The experimental Version Two dissector (transport properties)
+PLUGIN_V2=tools/wireshark/rpcrdma_v2.lua
+GEN_V2=tools/wireshark/gen-v2-vectors.py
 PLUGIN_DIR=$HOME/.local/lib/wireshark/plugins
 OUT=$BUILD/wireshark
 CODEC=$OUT/librpcrdma_pdata.so
@@ -141,6 +146,55 @@ run_vm_pcaps() {
 	[ $n -gt 0 ] || msg "wireshark: no VM pcap to decode (make vmtest records them)"
 }
 
+# run_v2 SEED COUNT: the Version Two dissector against the transport
+# property codec (net/sunrpc/xprtrdma/rpcrdma_xchar.c, as a library):
+# RoCEv2 RC Sends carrying the KUnit vectors of kunit/rpcrdma_xchar*_test.c,
+# their prefixes and COUNT seeded mutations; every frame's status,
+# type, Receive Buffer Size values, subset positions and expert infos
+# must be the codec's verdict. Adds to the cases and failed counters.
+run_v2() {
+	local lib=$OUT/librpcrdma_xchar.so name f n bad rc fields=()
+	local -a result
+
+	"${CC:-cc}" -O2 -shared -fPIC -Wall -Wextra -Werror \
+		-Itools/fuzz/include -Iinclude \
+		net/sunrpc/xprtrdma/rpcrdma_xchar.c -o "$lib" ||
+		die "wireshark: cannot build the xchar codec library"
+	python3 "$GEN_V2" gen --codec "$lib" --kunit kunit/rpcrdma_xchar_test.c \
+		--kunit kunit/rpcrdma_xchar_sm_test.c --outdir "$OUT" \
+		--random "$2" --seed "$1" >"$OUT/gen-v2.log" ||
+		die "wireshark: gen-v2-vectors.py failed"
+	for f in $(python3 "$GEN_V2" fields); do
+		fields+=(-e "$f")
+	done
+	while read -r name _; do
+		text2pcap -q "$OUT/$name.txt" "$OUT/$name.pcap" \
+			2>"$OUT/$name.t2p" ||
+			die "wireshark: text2pcap failed; see $OUT/$name.t2p"
+		HOME=$OUT/home as_tshark_user tshark -X "lua_script:$PLUGIN_V2" \
+			-r "$OUT/$name.pcap" -T fields -E separator=/t \
+			-E occurrence=a -E 'aggregator=|' "${fields[@]}" \
+			>"$OUT/$name.fields" 2>"$OUT/$name.stderr"
+		rc=$?
+		cases=$((cases + 1))
+		if [ $rc -ne 0 ] ||
+		   grep -q -E 'Lua: Error|Lua Error' "$OUT/$name.fields" "$OUT/$name.stderr"; then
+			echo "FAIL $name: tshark or Lua error:"
+			grep -v '^Running as user' "$OUT/$name.stderr" | head -5
+			failed=$((failed + 1))
+		fi
+		python3 "$GEN_V2" check --pcap "$name" "$OUT/$name.expect" \
+			"$OUT/$name.fields" >"$OUT/$name.check"
+		grep -v '^[0-9]* [0-9]*$' "$OUT/$name.check"
+		read -r -a result < <(tail -1 "$OUT/$name.check")
+		n=${result[0]:-0}
+		bad=${result[1]:-1}
+		cases=$((cases + n))
+		failed=$((failed + bad))
+		msg "wireshark: $name: $n frames, $bad wrong"
+	done <"$OUT/gen-v2.log"
+}
+
 do_test() {
 	local seed=${WIRESHARK_SEED:-$((RANDOM * 32768 + RANDOM))}
 	local count=${WIRESHARK_RANDOM:-3000} name
@@ -165,6 +219,7 @@ do_test() {
 			die "wireshark: text2pcap failed; see $OUT/$name.t2p"
 		run_pcap "$name"
 	done <"$OUT/gen.log"
+	run_v2 "$seed" "$count"
 	run_vm_pcaps
 	echo "wireshark: $cases cases, $failed failed"
 	[ "$failed" -eq 0 ]
