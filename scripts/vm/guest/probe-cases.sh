@@ -88,3 +88,19 @@ rcase() {
 	echo "RPCRDMA-PROBE: $_n: $(head -c 1500 /tmp/p.json) $(head -c 200 /tmp/p.err)"
 	check "$SCASE_TAG-$_n" "probe exit $_rc, replies: ${_got:-<none>} (want $_w)" [ "$_got" = "$_w" ]
 }
+
+# v2case NAME: rpcrdma-cm-probe --v2, an experimental RPC-over-RDMA
+# Version Two client (ROPT_CONNPROP first, no private data), against the
+# server's nfsd. A Version One server must answer RDMA_ERROR/ERR_VERS
+# with low = high = 1 (RFC 8166 Section 4.5.1), rdma_xid and rdma_vers
+# copied from the failing message (Section 4.5): xid 1, vers 2. The
+# probe then exits 7. The caller checks that NFS keeps working.
+v2case() {
+	step "v2 case $1: $P --v2 --null 100 $VM_SERVER_IP"
+	$P --v2 --null 100 "$VM_SERVER_IP" >/tmp/v2.out 2>&1
+	_rc=$?
+	_e=$(grep -o 'recv=RDMA_ERROR role=client xid=[0-9]* vers=[0-9]* len=[0-9]* err=ERR_VERS low=[0-9]* high=[0-9]*' /tmp/v2.out | head -n 1)
+	echo "RPCRDMA-PROBE: $1: $(tr '\n' '|' </tmp/v2.out | head -c 1500)"
+	check "$1" "probe --v2 exit $_rc (want 7), the server: ${_e:-no ERR_VERS}" \
+		[ "$_rc $_e" = "7 recv=RDMA_ERROR role=client xid=1 vers=2 len=28 err=ERR_VERS low=1 high=1" ]
+}

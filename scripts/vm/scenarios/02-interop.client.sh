@@ -27,6 +27,14 @@ stock-server)
 		$P --json --recv-size 2048 --read r_65536:1952 --read r_65536:1953 \
 			"$VM_SERVER_IP" >/tmp/p.json 2>&1
 		status stock-server-receive-size INFO "probe exit $?: $(sed -n 's/.*"reads":/reads:/p' /tmp/p.json)"
+		# a Version Two client: Debian's server must answer ERR_VERS
+		# 1..1 and go on serving NFS
+		# shellcheck source=scripts/vm/guest/probe-cases.sh
+		. /vm/probe-cases.sh
+		wait_server && v2case stock-server-v2-err-vers
+		phase stock-server-after-v2 4.2 - - - 4096/4096
+	else
+		status stock-server-v2-err-vers FAIL "no $P or no rdma_ucm in the guest"
 	fi
 	;;
 *) status interop FAIL "INTEROP=$INTEROP unknown" ;;

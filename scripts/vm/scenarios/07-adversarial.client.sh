@@ -22,6 +22,7 @@
 # 2b. --read: NFSv4.0 READs without chunks into one Receive of the
 #    advertised size; exact Reply sizes, ERR_CHUNK when a Reply would
 #    not fit, the connection kept; the server's inline_too_large events;
+# 2b'. --v2, a Version Two client: RDMA_ERROR/ERR_VERS 1..1;
 # 2c. --read with no Receive posted, then a disconnect: the server's
 #    detach flushes the Reply it could not deliver (drain_timeouts);
 # 3. the probe listening on the server (ports 20051...) with hostile
@@ -152,6 +153,12 @@ _ok=no
 [ "$_tl" = 4 ] && [ -n "$_tx" ] && _ok=yes
 check read-trace "server rpcrdma_cm_inline_too_large events for the probe: $_tl (want 4, one of length=2052 send=2048)" \
 	[ $_ok = yes ]
+
+# ---- 2b'. A Version Two client --------------------------------------------------
+# rpcrdma-cm-probe --v2 speaks RPC-over-RDMA Version Two (transport
+# properties, Documentation/transport-properties.md): this server speaks
+# Version One and must answer ERR_VERS 1..1; the copy loop goes on.
+v2case s-v2-err-vers
 
 # ---- 2c. A Reply the client never takes ---------------------------------------
 # --no-reply-buffer posts no Receive: the server's Reply to the READ is
