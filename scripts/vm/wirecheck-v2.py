@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Wire check of RPC-over-RDMA Version Two transport properties.
+
+Decodes a VM pair's pcap with tshark and tools/wireshark/rpcrdma_v2.lua
+(PDML, so that several iWARP FPDUs of one TCP segment keep their
+order), rebuilds every RDMA Send message (RoCEv2: an RC SEND's packets,
+First..Last, per destination QP; iWARP: the DDP segments of one
+untagged message, per direction) and replays the properties both sides
+announced on the wire: ROPT_CONNPROP, the answer (ROPT_RESPROP) to
+each ROPT_REQPROP, ROPT_UPDPROP; the client's ROPT_CONNPROP starts a
+connection's state afresh (connections between two hosts are taken to
+come one at a time, as in scenario 13). Every Send must fit the receiver's
+Receive Buffer Size in force when it was sent: the size it announced
+last (4096 before it said anything), or, while the sender's request
+to lower it is pending, the size asked for (xcharext-03 Section 3.1).
+
+    wirecheck-v2.py [--lua FILE] [--home DIR] [--show] PCAP
+
+Prints one line per Version Two message with --show, then a summary;
+exit status 1 when a Send does not fit or nothing was found.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+DEFAULT_RBSIZ = 4096
+# RC SEND opcodes: first, middle, last (+imm, +inv), only (+imm, +inv)
+RC_FIRST, RC_MIDDLE = {0x00}, {0x01}
+RC_LAST = {0x02, 0x03, 0x16}
+RC_ONLY = {0x04, 0x05, 0x17}
+RC_EXTRA = {0x03: 4, 0x05: 4, 0x16: 4, 0x17: 4}
+# RDMAP Send opcodes (Send, Send with Invalidate, with SE)
+RDMAP_SENDS = {3, 4, 5, 6}
+DDP_UNTAGGED_HDR = 18
+
+
+def fields(proto):
+    out = {}
+    for f in proto.iter('field'):
+        name = f.get('name')
+        if name and name not in out:
+            out[name] = f.get('show')
+    return out
+
+
+def all_values(proto, name):
+    return [f.get('show') for f in proto.iter('field') if f.get('name') == name]
+
+
+def v2_info(proto):
+    """What the dissector made of a Version Two header"""
+    f = fields(proto)
+    info = {'xid': int(f.get('rpcrdma_v2.xid', '0'), 0),
+            'proc': int(f.get('rpcrdma_v2.proc', '-1')),
+            'opttype': int(f['rpcrdma_v2.opttype'])
+            if 'rpcrdma_v2.opttype' in f else None,
+            'optdir': int(f.get('rpcrdma_v2.optdir', '-1')),
+            'status': f.get('rpcrdma_v2.status'),
+            'sets': [], 'subsets': []}
+    for node in proto.iter('field'):
+        if node.get('name') == 'rpcrdma_v2.propset':
+            vals = all_values(node, 'rpcrdma_v2.prop.rbsiz')
+            info['sets'].append(int(vals[0]) if vals else None)
+        if node.get('name') == 'rpcrdma_v2.subset':
+            pos = all_values(node, 'rpcrdma_v2.subset.positions')
+            info['subsets'].append(
+                set(int(p) for p in pos[0].split(',') if p) if pos and
+                pos[0] else set())
+    return info
+
+
+def messages(pdml):
+    """(frame, src, dst, length, v2 info or None) per Send message"""
+    out, partial = [], {}
+    for pkt in ET.parse(pdml).getroot().iter('packet'):
+        protos = list(pkt.iter('proto'))
+        frame = next((fields(p).get('frame.number') for p in protos
+                      if p.get('name') == 'frame'), '?')
+        ip = next((p for p in protos if p.get('name') == 'ip'), None)
+        if ip is None:
+            continue
+        src, dst = fields(ip)['ip.src'], fields(ip)['ip.dst']
+        ib = next((p for p in protos if p.get('name') == 'infiniband'), None)
+        if ib is not None:
+            roce(out, partial, frame, src, dst, protos, ib)
+            continue
+        iwarp(out, partial, frame, src, dst, protos)
+    return out
+
+
+def roce(out, partial, frame, src, dst, protos, ib):
+    f = fields(ib)
+    op = int(f.get('infiniband.bth.opcode', '-1'))
+    if op not in RC_FIRST | RC_MIDDLE | RC_LAST | RC_ONLY:
+        return
+    udp = next(p for p in protos if p.get('name') == 'udp')
+    plen = int(fields(udp)['udp.length']) - 8 - 12 - 4 - \
+        int(f.get('infiniband.bth.padcnt', '0')) - RC_EXTRA.get(op, 0)
+    key = (src, dst, f.get('infiniband.bth.destqp'))
+    v2p = next((p for p in protos if p.get('name') == 'rpcrdma_v2'), None)
+    if op in RC_FIRST | RC_ONLY:
+        partial[key] = [frame, plen, None]
+    elif key in partial:
+        partial[key][1] += plen
+    else:
+        return
+    if v2p is not None:
+        partial[key][2] = v2_info(v2p)
+    if op in RC_LAST | RC_ONLY:
+        fr, n, info = partial.pop(key)
+        out.append((fr, src, dst, n, info))
+
+
+def iwarp(out, partial, frame, src, dst, protos):
+    mpa = None
+    for i, p in enumerate(protos):
+        if p.get('name') == 'iwarp_mpa':
+            mpa = p
+        if p.get('name') != 'iwarp_ddp_rdmap':
+            continue
+        f = fields(p)
+        if f.get('iwarp_ddp.tagged_flag') in ('1', 'True') or \
+           int(f.get('iwarp_rdma.opcode', '-1'), 0) not in RDMAP_SENDS:
+            continue
+        ulpdu = int(fields(mpa).get('iwarp_mpa.ulpdulength', '0'), 0) \
+            if mpa is not None else 0
+        seg = ulpdu - DDP_UNTAGGED_HDR
+        mo = int(f.get('iwarp_ddp.mo', '0'), 0)
+        key = (src, dst, f.get('iwarp_ddp.msn'))
+        # the Version Two header, if any, follows this segment's DDP
+        # header before the next FPDU's (Lua protocols sit in a wrapper)
+        nxt = None
+        for q in protos[i + 1:]:
+            if q.get('name') in ('iwarp_mpa', 'iwarp_ddp_rdmap'):
+                break
+            if q.get('name') == 'rpcrdma_v2':
+                nxt = q
+                break
+        if mo == 0:
+            partial[key] = [frame, 0, None]
+        if key not in partial:
+            continue
+        # Wireshark reassembles a message of several DDP segments and
+        # decodes it where its last segment is
+        if nxt is not None:
+            partial[key][2] = v2_info(nxt)
+        partial[key][1] = mo + seg
+        if f.get('iwarp_ddp.last_flag') in ('1', 'True'):
+            fr, n, info = partial.pop(key)
+            out.append((fr, src, dst, n, info))
+
+
+class Peer:
+    def __init__(self):
+        self.rbsiz = DEFAULT_RBSIZ
+        self.pending = None      # (xid, requested rbsiz) of its REQPROP
+
+
+def replay(msgs, show):
+    peers, checked, bad, counts = {}, 0, [], {}
+    for frame, src, dst, n, info in msgs:
+        if info is None:
+            continue
+        # The client's CONNPROP (CALL) opens a connection: both sides
+        # start again from the defaults (one connection at a time)
+        if info['opttype'] == 1 and info['optdir'] == 0:
+            peers[src], peers[dst] = Peer(), Peer()
+        s = peers.setdefault(src, Peer())
+        r = peers.setdefault(dst, Peer())
+        limit = r.rbsiz
+        if s.pending and s.pending[1] and s.pending[1] < limit:
+            limit = s.pending[1]
+        checked += 1
+        name = {1: 'CONNPROP', 2: 'REQPROP', 3: 'RESPROP',
+                4: 'UPDPROP'}.get(info['opttype'], 'proc %d' % info['proc'])
+        counts[name] = counts.get(name, 0) + 1
+        ok = n <= limit
+        if not ok:
+            bad.append('frame %s: %s -> %s %s of %d octets, receiver in '
+                       'force %d' % (frame, src, dst, name, n, limit))
+        if show:
+            print('wire-v2: frame %s %s -> %s %s xid=%d len=%d limit=%d %s'
+                  % (frame, src, dst, name, info['xid'], n, limit,
+                     'ok' if ok else 'TOO LONG'))
+        if info['status'] != 'ok' or info['proc'] != 5:
+            continue
+        sets = info['sets']
+        if info['opttype'] in (1, 4) and sets and sets[0]:
+            s.rbsiz = sets[0]
+        elif info['opttype'] == 2:
+            s.pending = (info['xid'], sets[0] if sets else None)
+        elif info['opttype'] == 3 and r.pending and \
+                r.pending[0] == info['xid']:
+            done, rej = (info['subsets'] + [set(), set()])[:2]
+            other = sets[0] if sets else None
+            if 0 in done and 0 not in rej and other is None:
+                s.rbsiz = r.pending[1] or s.rbsiz
+            elif other is not None and 0 not in done | rej:
+                s.rbsiz = other
+            r.pending = None
+    return checked, bad, counts, peers
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--lua', default=os.path.join(
+        TOP, 'tools/wireshark/rpcrdma_v2.lua'))
+    ap.add_argument('--home', default=None)
+    ap.add_argument('--show', action='store_true')
+    ap.add_argument('pcap')
+    args = ap.parse_args()
+    env = dict(os.environ)
+    if args.home:
+        env['HOME'] = args.home
+    pdml = args.pcap + '.v2.pdml'
+    with open(pdml, 'w') as out:
+        # MPA (siw) is found by heuristics, as in wirecheck.sh
+        rc = subprocess.run(['tshark', '-X', 'lua_script:' + args.lua,
+                             '-o', 'tcp.try_heuristic_first:TRUE', '-r',
+                             args.pcap, '-T', 'pdml'], stdout=out,
+                            stderr=subprocess.PIPE, env=env).returncode
+    if rc:
+        print('wire-v2 FAIL: tshark exited %d on %s' % (rc, args.pcap))
+        return 1
+    checked, bad, counts, peers = replay(messages(pdml), args.show)
+    summary = ', '.join('%d %s' % (v, k) for k, v in sorted(counts.items()))
+    print('wire-v2: %d Version Two Sends (%s), %d longer than the '
+          'receiver\'s size in force; final sizes %s' %
+          (checked, summary, len(bad),
+           ' '.join('%s=%d' % (k, v.rbsiz) for k, v in sorted(peers.items()))))
+    for line in bad[:10]:
+        print('wire-v2 FAIL: ' + line)
+    if not checked:
+        print('wire-v2 FAIL: no Version Two message in %s' % args.pcap)
+    return 1 if bad or not checked else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
