@@ -70,6 +70,13 @@ uninstall-wireshark: ## remove what `make install-wireshark` installed
 tools: ## build tools/rpcrdma-cm-probe
 	@$(TOP)/scripts/tools.sh
 
+.PHONY: deb debtest
+deb: ## Debian packages rpcrdma-cm-dkms, rpcrdma-cm-tools in a fresh root of DEB_RELEASE (default: the host's) -> build/deb/<release>/
+	@$(TOP)/scripts/deb.sh
+
+debtest: ## per DEB_RELEASES (default "bookworm trixie"): install the packages in a fresh root, DKMS, dkms-autopkgtest, VM pairs, removal
+	@$(TOP)/scripts/debtest.sh
+
 siw: ## build siw.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/siw (SIW_UPSTREAM=1: without)
 	@$(TOP)/scripts/siw.sh
 

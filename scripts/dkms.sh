@@ -13,16 +13,22 @@
 # remove: `dkms remove --all` and delete the staged source; depmod then
 # brings the stock module back.
 #
-# The version is dkms.conf's PACKAGE_VERSION. DKMS signs the module with
+# The version is debian/changelog's, as in the rpcrdma-cm-dkms package:
+# the staged dkms.conf gets it in place of #MODULE_VERSION#, as dh_dkms
+# does. The DKMS build is offline (dkms.conf): the kernel's headers, its
+# linux-source-<x.y>, coccinelle, make and gcc are installed here first.
+# DKMS signs the module with
 # its own key (/var/lib/dkms/mok.pub); with Secure Boot on, enroll it
 # (mokutil --import) or the kernel refuses to load the module.
 
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+# shellcheck source=scripts/deb-lib.sh
+. "$TOP/scripts/deb-lib.sh"
+
 NAME=rpcrdma-cm
-VER=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$TOP/dkms.conf")
-[ -n "$VER" ] || die "dkms.conf has no PACKAGE_VERSION=\"...\" line"
+VER=$(deb_version) || exit 1
 SRC=/usr/src/$NAME-$VER
 
 [ "$(id -u)" -eq 0 ] || die "DKMS writes to /usr/src and /lib/modules: run as root (sudo make dkms)"
@@ -44,11 +50,15 @@ remove() {
 install() {
 	[ -n "$KVER" ] || KVER=$(kver_default)
 	[ -n "$KVER" ] || die "no KVER given and no kernel headers found (apt-get install linux-headers-amd64)"
+	ensure_headers
+	need_pkgs "linux-source-$(headers_version | cut -d. -f1-2)" coccinelle make gcc
 	remove
 	msg "staging the source in $SRC"
 	mkdir -p "$SRC"
 	tar -C "$TOP" --exclude=./build --exclude=./.git -cf - . |
 		tar -C "$SRC" -xf - || die "could not copy the tree to $SRC"
+	sed -i "s/#MODULE_VERSION#/$VER/" "$SRC/dkms.conf" ||
+		die "cannot write the version into $SRC/dkms.conf"
 	dkms add "$NAME/$VER" >/dev/null || die "dkms add $NAME/$VER failed"
 	msg "dkms install $NAME/$VER -k $KVER (builds from the kernel's own sources, about a minute)"
 	# BUILD (an output directory the scripts honour) would point the

@@ -1,0 +1,179 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Helpers of scripts/deb.sh (make deb) and scripts/debtest.sh (make
+# debtest): fresh Debian roots made from cached mmdebstrap tarballs, and
+# commands run inside them. Source it after lib.sh, with REL (the
+# release) and ARCHIVES (where the root's downloaded packages are kept)
+# set.
+#
+# Every command runs in a mount namespace of its own (unshare), in which
+# /proc, /dev and the package cache are mounted into the root: nothing is
+# left mounted on the host when the command ends, however it ends, and
+# the root is a plain directory that rm -rf removes.
+
+# deb_version: the version of debian/changelog's first entry.
+deb_version() {
+	local v
+	v=$(sed -n '1s/^rpcrdma-cm (\([^)]*\)).*/\1/p' "$TOP/debian/changelog")
+	[ -n "$v" ] || { echo "error: debian/changelog does not start with 'rpcrdma-cm (<version>) ...'" >&2; return 1; }
+	echo "$v"
+}
+
+# deb_sources REL [backports]: the root's apt sources: the release, its
+# updates and security suites (what an installed Debian system has), and
+# with "backports" its backports suite (at apt's default priority for
+# backports, so nothing comes from there unless asked for: apt -t).
+deb_sources() {
+	echo "deb $MIRROR $1 main"
+	echo "deb $MIRROR $1-updates main"
+	echo "deb $SECURITY_MIRROR $1-security main"
+	[ "${2:-}" != backports ] || echo "deb $MIRROR $1-backports main"
+}
+
+# deb_tarball TARBALL VARIANT DAYS [backports|-] [PACKAGES]: make the
+# root tarball of $REL (mmdebstrap VARIANT, with PACKAGES, a comma-separated
+# list) when it is missing or older than DAYS days. Made under another
+# name and renamed when complete; one maker at a time.
+deb_tarball() {
+	local tb=$1 variant=$2 days=$3 extra=${4:-} include=${5:-} t0=$SECONDS lk
+	mkdir -p "$(dirname "$tb")" "$ARCHIVES" ||
+		die "cannot create $(dirname "$tb"); set RPCRDMA_CM_CACHE=<a writable directory>"
+	exec {lk}>"$tb.lock"
+	flock "$lk" || die "cannot lock $tb.lock"
+	if [ -s "$tb" ] && [ -n "$(find "$tb" -mtime -"$days" 2>/dev/null)" ]; then
+		exec {lk}>&-
+		return 0
+	fi
+	msg "making the $REL $variant root tarball $(basename "$tb") (once a week; 2-5 minutes)"
+	local srcs
+	mapfile -t srcs < <(deb_sources "$REL" "$extra")
+	rm -f "$tb.new"
+	if ! mmdebstrap --mode=root --variant="$variant" --format=tar \
+		${include:+--include="$include"} \
+		--aptopt='Acquire::Languages "none"' \
+		--skip=cleanup/apt/lists \
+		"$REL" "$tb.new" "${srcs[@]}" 2>&1 | deb_progress "$tb.log"; then
+		rm -f "$tb.new"
+		die "mmdebstrap of $REL failed (log: $tb.log): can the host reach $MIRROR?"
+	fi
+	mv "$tb.new" "$tb" || die "cannot rename $tb.new"
+	msg "  made $(basename "$tb") in $((SECONDS - t0)) s ($(du -h "$tb" | cut -f1))"
+	exec {lk}>&-
+}
+
+# deb_progress LOG: keep mmdebstrap's output in LOG, show its step lines.
+deb_progress() {
+	local line
+	: >"$1"
+	while IFS= read -r line; do
+		printf '%s\n' "$line" >>"$1"
+		case $line in
+		I:\ running* | I:\ downloading* | I:\ extracting* | I:\ installing* | E:* | W:*)
+			printf '    %s\n' "$line" >&2 ;;
+		esac
+	done
+	return 0
+}
+
+# deb_root_unpack TARBALL DIR: a fresh root in DIR.
+deb_root_unpack() {
+	mkdir -p "$2" || die "cannot create $2"
+	tar -C "$2" -xf "$1" || die "cannot unpack $1 into $2"
+	mkdir -p "$2/build" "$2/var/cache/apt/archives"
+	cp -L /etc/resolv.conf "$2/etc/resolv.conf" 2>/dev/null || true
+}
+
+# deb_chroot ROOT LOG [--nonet] [--user NAME] CMD...: run CMD in ROOT,
+# output appended to LOG (with LOG "-": CMD's output on stdout). --nonet: in a network namespace without any
+# interface but a down loopback (a package build must not reach the
+# network); --user: as that user of the root, else as root.
+deb_chroot() {
+	local root=$1 log=$2 net=() spec=() home=/root
+	shift 2
+	while :; do
+		case ${1:-} in
+		--nonet) net=(--net); shift ;;
+		--user) spec=(--userspec="$2:$2"); home=/home/$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	# LOG "-": the command's output is the caller's (its errors dropped)
+	local out=$log err=$log
+	if [ "$log" = - ]; then
+		out=/dev/stdout err=/dev/null
+	else
+		printf '\n$ %s\n' "$*" >>"$log"
+	fi
+	unshare --mount --propagation private "${net[@]}" -- /bin/sh -ec '
+		r=$1 a=$2 home=$3
+		shift 3
+		mount -t proc proc "$r/proc"
+		mount --rbind /dev "$r/dev"
+		mount --bind "$a" "$r/var/cache/apt/archives"
+		exec chroot "$@"
+	' sh "$root" "$ARCHIVES" "$home" "${spec[@]}" "$root" /usr/bin/env -i \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME="$home" LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
+		"$@" >>"$out" 2>>"$err"
+}
+
+# deb_chroot_as USER ROOT LOG [--nonet] CMD...
+deb_chroot_as() {
+	local user=$1 root=$2 log=$3
+	shift 3
+	local net=()
+	[ "${1:-}" != --nonet ] || { net=(--nonet); shift; }
+	deb_chroot "$root" "$log" "${net[@]}" --user "$user" "$@"
+}
+
+# deb_apt ROOT LOG ARGS...: apt-get ARGS in ROOT, non-interactive. The
+# package cache is the host's directory ARCHIVES, which apt's sandbox
+# user could not write: apt runs as root throughout.
+deb_apt() {
+	local root=$1 log=$2
+	shift 2
+	deb_chroot "$root" "$log" apt-get -y -q -o APT::Sandbox::User=root \
+		-o APT::Keep-Downloaded-Packages=true "$@"
+}
+
+# deb_fail LOG MESSAGE: the end of LOG, then die with MESSAGE.
+deb_fail() {
+	echo "---- last lines of $1:" >&2
+	tail -n 25 "$1" >&2
+	echo "----" >&2
+	die "$2 (log: $1)"
+}
+
+# deb_cleanup: remove what DEB_CLEANUP names (the root, unfinished
+# results); installed as the EXIT trap.
+deb_cleanup() {
+	local d
+	for d in "${DEB_CLEANUP[@]}"; do
+		[ -n "$d" ] && [ -e "$d" ] && rm -rf --one-file-system "$d"
+	done
+	return 0
+}
+
+# deb_roots_reap DIR: remove roots left by runs that were killed (their
+# names end in the pid of a process that is gone).
+deb_roots_reap() {
+	local d pid
+	for d in "$1"/*.[0-9]* "$BUILD"/deb/.*.new.[0-9]*; do
+		[ -e "$d" ] || continue
+		pid=${d##*.}
+		kill -0 "$pid" 2>/dev/null && continue
+		msg "removing $d, left by a run that ended without cleaning up"
+		rm -rf --one-file-system "$d"
+	done
+}
+
+# deb_lintian_summary FILE: counts of lintian's tags by kind.
+deb_lintian_summary() {
+	local k n out=
+	for k in E W I P X O N; do
+		n=$(grep -c "^$k: " "$1")
+		[ "$n" -eq 0 ] || out+="${out:+, }$n $k"
+	done
+	echo "${out:-no tags}"
+}

@@ -1,0 +1,346 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make debtest: install the packages of make deb as an administrator
+# would, in a fresh root of each release, and check what they do.
+#
+#   DEB_RELEASES="bookworm trixie"   (default: both)
+#   DEBTEST_VM=0                     skip the VM pairs
+#
+# Per release (packages from build/deb/<release>/; made first when
+# missing), in a fresh root (a cached mmdebstrap --variant=apt tarball:
+# the release, -updates, -security and, not used unless asked for,
+# -backports), each step a line of build/deb/debtest-<release>/summary.txt:
+#   install    apt-get install ./rpcrdma-cm-dkms_*.deb ./rpcrdma-cm-tools_*.deb
+#              linux-headers-amd64 linux-image-amd64 exits 0
+#   dkms       dkms status says "installed" for the root's kernel; modinfo
+#              finds rpcrdma in updates/dkms with the package's version
+#   tools      the probe runs (--help), the dissector is where tshark reads
+#              system Lua plugins
+#   vm         that module boots in the VM rig on that kernel: scenario 1
+#              (itself on both sides) and 2 (Debian's stock module on the
+#              other side), each checking the negotiated values
+#   autopkgtest  /usr/lib/dkms/dkms-autopkgtest rpcrdma-cm-dkms passes
+#              (the packages served from a local apt repository)
+#   mismatch   with linux-source-X.Y downgraded to another version of the
+#              release's archive, DKMS refuses that kernel (status 77)
+#              naming both versions, and upgrading it back builds again
+#              (skipped when the archive has one version only)
+#   second     trixie: trixie-backports' linux-headers-amd64 (7.x) without
+#              its source gets no module and the 6.12 one stays; installing
+#              linux-source-7.x then builds it (the package's trigger)
+#   remove     apt-get remove of both packages: dkms knows no rpcrdma-cm,
+#              modinfo finds the stock module for every kernel, and no
+#              file new since before the install is left that no
+#              installed package owns (beyond what other packages'
+#              scripts generate, listed in leftover_ok)
+# Exit status 0 when every step of every release passed.
+
+# shellcheck source=scripts/lib.sh
+. "$(dirname "$0")/lib.sh"
+set -o pipefail
+# shellcheck source=scripts/deb-lib.sh
+. "$TOP/scripts/deb-lib.sh"
+
+RELEASES=${DEB_RELEASES:-bookworm trixie}
+ROOTS=$BUILD/deb/.roots
+CACHE=$RPCRDMA_CM_CACHE/deb
+TARBALL_DAYS=7
+
+[ "$(id -u)" -eq 0 ] ||
+	die "make debtest makes Debian roots (mmdebstrap, chroot) and installs packages in them: run it as root"
+need_pkgs mmdebstrap dpkg-dev
+VER=$(deb_version) || exit 1
+
+# leftover_ok PATH: files other packages' scripts write when a kernel or
+# a package is installed (initramfs, module indices, ld.so's cache, dkms's
+# signing key, apt and dpkg state, logs, compiled Python), which stay when
+# rpcrdma-cm's packages go.
+leftover_ok() {
+	case $1 in
+	./boot/initrd.img-* | ./var/lib/initramfs-tools/*) return 0 ;;
+	./usr/lib/modules/*/modules.* | ./lib/modules/*/modules.*) return 0 ;;
+	./var/lib/dkms/mok.key | ./var/lib/dkms/mok.pub | ./var/lib/dkms) return 0 ;;
+	./etc/ld.so.cache | ./etc/ssl/certs/* | ./etc/ca-certificates.conf | ./usr/share/ca-certificates/*) return 0 ;;
+	./var/lib/dpkg/* | ./var/lib/apt/* | ./var/cache/* | ./var/log/* | ./var/lib/ucf/*) return 0 ;;
+	./var/lib/systemd/* | ./var/lib/python3/* | ./etc/machine-id) return 0 ;;
+	./usr/lib/python3*/*__pycache__* | ./usr/share/*__pycache__*) return 0 ;;
+	./etc/alternatives/* | ./etc/perl/* | ./etc/apt/sources.list.d/rpcrdma-debtest.list) return 0 ;;
+	./etc/kernel/* | ./var/lib/sgml-base/* | ./var/lib/xml-core/*) return 0 ;;
+	./root | ./root/* | ./tmp | ./tmp/*) return 0 ;;
+	esac
+	return 1
+}
+
+# snapshot ROOT FILE: every path in ROOT (relative, sorted), without the
+# virtual file systems.
+snapshot() {
+	(cd "$1" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./run \) -prune -o -print) |
+		LC_ALL=C sort >"$2"
+}
+
+# owned ROOT: every path the packages installed in ROOT own.
+owned() {
+	cat "$1"/var/lib/dpkg/info/*.list | sed 's|^|.|' | LC_ALL=C sort -u
+}
+
+# result NAME PASS|FAIL|SKIP DETAIL: one line of the release's summary.
+result() {
+	local line
+	line=$(printf '%-4s %-12s %s' "$2" "$1" "$3")
+	echo "$line" >>"$SUMMARY"
+	printf '    %s\n' "$line" >&2
+	[ "$2" != FAIL ] || FAILED=1
+}
+
+# in ROOT LOG CMD...: deb_chroot into the release's root.
+in_root() { deb_chroot "$ROOT" "$@"; }
+
+# kernel_module K: modinfo's file name of rpcrdma for kernel K in the root.
+kernel_module() { in_root - modinfo -k "$1" -F filename rpcrdma; }
+
+# dkms_installed K: true when dkms status says rpcrdma-cm/VER is
+# installed for kernel K.
+dkms_installed() {
+	in_root - dkms status -m rpcrdma-cm -v "$VER" -k "$1" |
+		grep -qE "^rpcrdma-cm/$VER, $1, [^:]+: installed"
+}
+
+step_install() {
+	local t0=$SECONDS
+	mkdir -p "$ROOT/tmp/debs"
+	cp "$DEBS"/*.deb "$ROOT/tmp/debs/" || die "cannot copy the packages into $ROOT"
+	msg "[$REL] apt-get install ./rpcrdma-cm-dkms_$VER*.deb ./rpcrdma-cm-tools_$VER*.deb linux-headers-amd64 linux-image-amd64"
+	if deb_apt "$ROOT" "$LOGS/install.log" update &&
+	   deb_apt "$ROOT" "$LOGS/install.log" install \
+		/tmp/debs/rpcrdma-cm-dkms_"${VER}"_all.deb /tmp/debs/rpcrdma-cm-tools_"${VER}"_amd64.deb \
+		linux-headers-amd64 linux-image-amd64; then
+		result install PASS "apt-get install exit 0 in $((SECONDS - t0)) s"
+	else
+		result install FAIL "apt-get install failed (log: ${LOGS#"$TOP"/}/install.log)"
+		return 1
+	fi
+}
+
+step_dkms() {
+	local f v
+	KVER1=$(in_root - dpkg-query -W -f='${Depends}' linux-image-amd64 |
+		sed -n 's/^linux-image-\([^ ,]*\).*/\1/p')
+	[ -n "$KVER1" ] || { result dkms FAIL "cannot tell which kernel linux-image-amd64 installed"; return 1; }
+	in_root - dkms status >"$LOGS/dkms-status.txt"
+	f=$(kernel_module "$KVER1")
+	v=$(in_root - modinfo -k "$KVER1" -F version rpcrdma)
+	if dkms_installed "$KVER1" && [[ $f == /lib/modules/$KVER1/updates/dkms/rpcrdma.ko* ]] && [ "$v" = "$VER" ]; then
+		result dkms PASS "$(grep -E "^rpcrdma-cm/" "$LOGS/dkms-status.txt" | head -1); modinfo: $f, version $v"
+	else
+		result dkms FAIL "kernel $KVER1: dkms status '$(tr '\n' ';' <"$LOGS/dkms-status.txt")', modinfo filename '$f' version '$v' (want updates/dkms, $VER)"
+		return 1
+	fi
+}
+
+step_tools() {
+	local lua folders
+	if in_root "$LOGS/tools.log" rpcrdma-cm-probe --help; then
+		lua=$(in_root - dpkg -L rpcrdma-cm-tools | grep '\.lua$')
+		deb_apt "$ROOT" "$LOGS/tools.log" install --no-install-recommends tshark
+		folders=$(in_root - tshark -G folders | sed -n 's/^Global Lua Plugins:[[:space:]]*//p')
+		if [ -n "$lua" ] && [ "$(dirname "$lua")" = "$folders" ]; then
+			result tools PASS "rpcrdma-cm-probe --help exit 0; $lua is in tshark's Global Lua Plugins folder ($folders)"
+		else
+			result tools FAIL "dissector at '$lua', tshark reads system Lua plugins from '$folders'"
+		fi
+	else
+		result tools FAIL "rpcrdma-cm-probe --help failed (log: ${LOGS#"$TOP"/}/tools.log)"
+	fi
+}
+
+step_vm() {
+	local f ko=$OUT/rpcrdma-$KVER1.ko line
+	if [ "${DEBTEST_VM:-1}" = 0 ]; then
+		result vm SKIP "DEBTEST_VM=0"
+		return 0
+	fi
+	f=$ROOT$(kernel_module "$KVER1")
+	case $f in
+	*.xz) xz -dc "$f" >"$ko" ;;
+	*.zst) zstd -qdc "$f" >"$ko" ;;
+	*) cp "$f" "$ko" ;;
+	esac || { result vm FAIL "cannot copy $f"; return 1; }
+	msg "[$REL] VM rig: scenarios 1 and 2 with the module DKMS installed ($KVER1)"
+	if KVER=$KVER1 RPCRDMA_KO=$ko VMTEST_ONLY="1 2" VM_SMP=1 \
+		"$TOP/scripts/vm/vmtest.sh" >"$LOGS/vmtest.log" 2>&1; then
+		line=$(grep -E '^(PASS|FAIL) ' "$LOGS/vmtest.log" | awk '{print $1, $2}' | xargs)
+		result vm PASS "$line (log: ${LOGS#"$TOP"/}/vmtest.log)"
+	else
+		grep -E '^(PASS|FAIL) |^ +' "$LOGS/vmtest.log" | tail -8 >&2
+		result vm FAIL "vmtest.sh failed (log: ${LOGS#"$TOP"/}/vmtest.log)"
+	fi
+}
+
+step_autopkgtest() {
+	(cd "$ROOT/tmp/debs" && dpkg-scanpackages -m . >Packages 2>/dev/null) ||
+		{ result autopkgtest FAIL "dpkg-scanpackages failed"; return 1; }
+	echo "deb [trusted=yes] file:/tmp/debs ./" >"$ROOT/etc/apt/sources.list.d/rpcrdma-debtest.list"
+	msg "[$REL] /usr/lib/dkms/dkms-autopkgtest rpcrdma-cm-dkms"
+	if deb_apt "$ROOT" "$LOGS/autopkgtest.log" update &&
+	   in_root "$LOGS/autopkgtest.log" /usr/lib/dkms/dkms-autopkgtest rpcrdma-cm-dkms; then
+		result autopkgtest PASS "$(sed -n 's/^I: \(PASS\|FAIL\|SKIP\) /\1 /p' "$LOGS/autopkgtest.log" | xargs)"
+	else
+		result autopkgtest FAIL "dkms-autopkgtest failed (log: ${LOGS#"$TOP"/}/autopkgtest.log)"
+	fi
+	rm -f "$ROOT/etc/apt/sources.list.d/rpcrdma-debtest.list"
+}
+
+# step_mismatch: another version of the release's linux-source-X.Y makes
+# DKMS refuse the kernel, and the right one makes it build again.
+step_mismatch() {
+	local xy have other log=$LOGS/mismatch.log
+	xy=$(in_root - dpkg-query -W -f='${Version}' "linux-headers-$KVER1")
+	xy=$(echo "$xy" | cut -d. -f1-2)
+	have=$(in_root - dpkg-query -W -f='${Version}' "linux-source-$xy")
+	other=$(in_root - apt-cache madison "linux-source-$xy" | awk -F' *\\| *' '{print $2}' |
+		while read -r v; do [ "${v%%-*}" != "${have%%-*}" ] && echo "$v"; done | head -1)
+	if [ -z "$other" ]; then
+		result mismatch SKIP "the archive has no other version of linux-source-$xy than $have"
+		return 0
+	fi
+	msg "[$REL] linux-source-$xy $other instead of $have: DKMS must refuse $KVER1"
+	deb_apt "$ROOT" "$log" install --allow-downgrades "linux-source-$xy=$other" ||
+		{ result mismatch FAIL "cannot install linux-source-$xy=$other"; return 1; }
+	in_root "$log" dkms remove -m rpcrdma-cm -v "$VER" -k "$KVER1"
+	local rc=0
+	in_root "$log" dkms install -m rpcrdma-cm -v "$VER" -k "$KVER1" || rc=$?
+	local why
+	why=$(grep -m1 "^rpcrdma-cm: not built for kernel $KVER1" "$log")
+	if [ $rc -eq 77 ] && [[ $why == *"${have%%-*}"*"${other%%-*}"* ]] && ! dkms_installed "$KVER1" &&
+	   [[ $(kernel_module "$KVER1") == /lib/modules/$KVER1/kernel/* ]]; then
+		result mismatch PASS "dkms install exit 77, stock module in use: '$why'"
+	else
+		result mismatch FAIL "dkms install exit $rc (want 77), message '$why' (log: ${LOGS#"$TOP"/}/mismatch.log)"
+	fi
+	deb_apt "$ROOT" "$log" install "linux-source-$xy=$have" ||
+		{ result mismatch FAIL "cannot put linux-source-$xy $have back"; return 1; }
+	if dkms_installed "$KVER1"; then
+		result mismatch PASS "linux-source-$xy $have back: the trigger built $KVER1's module again"
+	else
+		result mismatch FAIL "linux-source-$xy $have back, but no module for $KVER1 (log: ${LOGS#"$TOP"/}/mismatch.log)"
+	fi
+}
+
+# step_second: a second kernel, from the release's backports.
+step_second() {
+	local log=$LOGS/second.log k2 xy2 why
+	if [ "$REL" != trixie ]; then
+		result second SKIP "the second kernel is trixie-backports' (DESIGN: 7.x), tested in the trixie root"
+		return 0
+	fi
+	msg "[$REL] trixie-backports' linux-headers-amd64, then its linux-source"
+	deb_apt "$ROOT" "$log" install -t trixie-backports linux-headers-amd64 ||
+		{ result second FAIL "apt-get install -t trixie-backports linux-headers-amd64 failed (log: ${LOGS#"$TOP"/}/second.log)"; return 1; }
+	k2=$(in_root - dpkg-query -W -f='${Depends}' linux-headers-amd64 |
+		sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
+	xy2=$(echo "$k2" | cut -d. -f1-2)
+	why=$(grep -m1 "^rpcrdma-cm: not built for kernel $k2" "$log")
+	if [ -n "$k2" ] && [ "$k2" != "$KVER1" ] && ! dkms_installed "$k2" && dkms_installed "$KVER1" &&
+	   [[ $why == *"linux-source-$xy2"* ]]; then
+		result second PASS "headers of $k2 without linux-source-$xy2: apt exit 0, no module for $k2, $KVER1's kept: '$why'"
+	else
+		result second FAIL "headers of '$k2': installed for it: $(dkms_installed "$k2" && echo yes || echo no), for $KVER1: $(dkms_installed "$KVER1" && echo yes || echo no), message '$why'"
+		return 1
+	fi
+	deb_apt "$ROOT" "$log" install -t trixie-backports "linux-source-$xy2" ||
+		{ result second FAIL "apt-get install linux-source-$xy2 failed"; return 1; }
+	if dkms_installed "$k2" && [ "$(in_root - modinfo -k "$k2" -F version rpcrdma)" = "$VER" ]; then
+		result second PASS "linux-source-$xy2 installed: DKMS built $k2 ($(kernel_module "$k2"))"
+		KVER2=$k2
+	else
+		result second FAIL "linux-source-$xy2 installed, but no module for $k2 (log: ${LOGS#"$TOP"/}/second.log)"
+	fi
+}
+
+step_remove() {
+	local k f bad=() left
+	msg "[$REL] apt-get remove rpcrdma-cm-dkms rpcrdma-cm-tools"
+	deb_apt "$ROOT" "$LOGS/remove.log" remove rpcrdma-cm-dkms rpcrdma-cm-tools ||
+		{ result remove FAIL "apt-get remove failed (log: ${LOGS#"$TOP"/}/remove.log)"; return 1; }
+	in_root - dkms status | grep -q '^rpcrdma-cm' && bad+=("dkms status still lists rpcrdma-cm")
+	for k in "$KVER1" ${KVER2:-}; do
+		f=$(kernel_module "$k")
+		[[ $f == /lib/modules/$k/kernel/net/sunrpc/xprtrdma/rpcrdma.ko* ]] ||
+			bad+=("modinfo -k $k rpcrdma: '$f', not the stock module")
+	done
+	snapshot "$ROOT" "$OUT/files-after"
+	owned "$ROOT" >"$OUT/files-owned"
+	LC_ALL=C comm -13 "$OUT/files-before" "$OUT/files-after" |
+		LC_ALL=C comm -23 - "$OUT/files-owned" >"$OUT/files-new-unowned"
+	: >"$OUT/files-left"
+	while IFS= read -r f; do
+		leftover_ok "$f" || echo "$f" >>"$OUT/files-left"
+	done <"$OUT/files-new-unowned"
+	left=$(wc -l <"$OUT/files-left")
+	[ "$left" -eq 0 ] || bad+=("$left files left behind (${OUT#"$TOP"/}/files-left): $(head -5 "$OUT/files-left" | xargs)")
+	if [ ${#bad[@]} -eq 0 ]; then
+		result remove PASS "stock rpcrdma.ko for $KVER1${KVER2:+ and $KVER2}; $(wc -l <"$OUT/files-new-unowned") new files no package owns, all generated by others' scripts (initramfs, module indices, dkms key, apt/dpkg state), none of ours"
+	else
+		result remove FAIL "$(printf '%s; ' "${bad[@]}")"
+	fi
+}
+
+test_release() {
+	local t0=$SECONDS
+	REL=$1
+	ARCHIVES=$CACHE/archives/$REL
+	DEBS=$BUILD/deb/$REL
+	OUT=$BUILD/deb/debtest-$REL
+	LOGS=$OUT/logs
+	SUMMARY=$OUT/summary.txt
+	KVER1='' KVER2=''
+	if ! ls "$DEBS"/rpcrdma-cm-dkms_"$VER"_all.deb "$DEBS"/rpcrdma-cm-tools_"$VER"_amd64.deb >/dev/null 2>&1; then
+		msg "[$REL] no packages of $VER in ${DEBS#"$TOP"/}: making them (make deb DEB_RELEASE=$REL)"
+		DEB_RELEASE=$REL "$TOP/scripts/deb.sh" || die "make deb DEB_RELEASE=$REL failed"
+	fi
+	rm -rf "$OUT"
+	mkdir -p "$LOGS" || die "cannot create $LOGS"
+	echo "debtest $REL, rpcrdma-cm $VER, $(date -u '+%Y-%m-%d %H:%M UTC') (make debtest)" >"$SUMMARY"
+	deb_tarball "$CACHE/$REL-apt.tar" apt "$TARBALL_DAYS" backports
+	ROOT=$ROOTS/test-$REL.$$
+	DEB_CLEANUP=("$ROOT")
+	msg "[$REL] fresh root from $REL-apt.tar"
+	deb_root_unpack "$CACHE/$REL-apt.tar" "$ROOT"
+	snapshot "$ROOT" "$OUT/files-before"
+	if step_install && step_dkms; then
+		step_tools
+		step_vm
+		step_autopkgtest
+		step_mismatch
+		step_second
+		step_remove
+	fi
+	deb_cleanup
+	echo "$REL: $((SECONDS - t0)) s" >>"$SUMMARY"
+	msg "[$REL] done in $((SECONDS - t0)) s"
+}
+
+mkdir -p "$ROOTS" || die "cannot create $ROOTS"
+exec 5>"$BUILD/deb/.debtest.lock"
+flock -n 5 || die "another make debtest is running in this tree"
+deb_roots_reap "$ROOTS"
+trap deb_cleanup EXIT
+trap 'exit 130' INT TERM
+FAILED=0
+for r in $RELEASES; do
+	case $r in
+	bookworm | trixie) ;;
+	*) die "DEB_RELEASES: '$r' is not bookworm or trixie" ;;
+	esac
+done
+for r in $RELEASES; do
+	test_release "$r"
+done
+echo
+for r in $RELEASES; do
+	cat "$BUILD/deb/debtest-$r/summary.txt"
+	echo
+done
+[ "$FAILED" -eq 0 ] || die "debtest: some steps failed (above)"
+echo "debtest: every step passed"
