@@ -112,11 +112,12 @@ build() {
 			dpkg-source -x rpcrdma-cm_$VER.dsc" ||
 		deb_fail "$logs/source.log" "dpkg-source failed (is debian/changelog's version $VER consistent with debian/source/format?)"
 
-	msg "[3/4 +$((SECONDS - t0)) s] Build-Depends (apt-get build-dep) and dpkg-buildpackage, as user builder, without network"
+	msg "[3/4 +$((SECONDS - t0)) s] Build-Depends (apt-get build-dep)"
 	deb_apt "$root" "$logs/build-deps.log" update ||
 		deb_fail "$logs/build-deps.log" "apt-get update failed in the $REL root: can the host reach $MIRROR?"
 	deb_apt "$root" "$logs/build-deps.log" build-dep "/build/rpcrdma-cm_$VER.dsc" ||
 		deb_fail "$logs/build-deps.log" "apt-get build-dep could not install rpcrdma-cm's Build-Depends in $REL"
+	msg "[3/4 +$((SECONDS - t0)) s] dpkg-buildpackage -us -uc, as user builder, without network"
 	deb_chroot_as builder "$root" "$logs/build.log" --nonet \
 		sh -c "cd /build/rpcrdma-cm-$VER && dpkg-buildpackage -us -uc" ||
 		deb_fail "$logs/build.log" "dpkg-buildpackage failed"
@@ -128,7 +129,9 @@ build() {
 	deb_root_unpack "$LINTIAN_TARBALL" "$lroot"
 	cp "$root"/build/rpcrdma-cm_"$VER"* "$root"/build/rpcrdma-cm-*_"$VER"_*.deb "$lroot/build/" ||
 		die "dpkg-buildpackage did not make the files expected (see $logs/build.log)"
-	deb_chroot "$lroot" "$logs/lintian-run.log" \
+	deb_chroot "$lroot" "$logs/lintian-run.log" useradd -m -u 4242 builder ||
+		die "cannot create the user builder in the lintian root; see $logs/lintian-run.log"
+	deb_chroot_as builder "$lroot" "$logs/lintian-run.log" \
 		sh -c "cd /build && lintian --version && lintian --info --display-info --pedantic --show-overrides rpcrdma-cm_${VER}_amd64.changes >lintian.txt; echo lintian exit \$?"
 	cp "$lroot/build/lintian.txt" "$logs/lintian.txt" || die "lintian wrote no output; see $logs/lintian-run.log"
 	cp "$logs/lintian.txt" "$new/lintian.txt" || die "cannot copy $logs/lintian.txt"
