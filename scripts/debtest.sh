@@ -72,16 +72,20 @@ leftover_ok() {
 	return 1
 }
 
+# usrmerge: a path as merged /usr has it (packages may still list
+# /lib/..., the file is in /usr/lib/...).
+usrmerge() { sed -E 's@^\./(lib|lib64|bin|sbin)(/|$)@./usr/\1\2@'; }
+
 # snapshot ROOT FILE: every path in ROOT (relative, sorted), without the
 # virtual file systems.
 snapshot() {
 	(cd "$1" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./run \) -prune -o -print) |
-		LC_ALL=C sort >"$2"
+		usrmerge | LC_ALL=C sort -u >"$2"
 }
 
 # owned ROOT: every path the packages installed in ROOT own.
 owned() {
-	cat "$1"/var/lib/dpkg/info/*.list | sed 's|^|.|' | LC_ALL=C sort -u
+	cat "$1"/var/lib/dpkg/info/*.list | sed 's|^|.|' | usrmerge | LC_ALL=C sort -u
 }
 
 # result NAME PASS|FAIL|SKIP DETAIL: one line of the release's summary.
