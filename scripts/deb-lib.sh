@@ -96,7 +96,12 @@ deb_chroot() {
 	while :; do
 		case ${1:-} in
 		--nonet) net=(--net); shift ;;
-		--user) spec=(--userspec="$2:$2"); home=/home/$2; shift 2 ;;
+		--user)
+			# the root's own uid:gid of that user
+			spec=(--userspec="$(awk -F: -v u="$2" '$1 == u {print $3 ":" $4}' "$root/etc/passwd")")
+			home=/home/$2
+			[ -d "$root$home" ] || home=/tmp
+			shift 2 ;;
 		*) break ;;
 		esac
 	done
