@@ -7,7 +7,7 @@
 # release) and ARCHIVES (where the root's downloaded packages are kept)
 # set.
 #
-# deb.sh and debtest.sh hold their lock on fd 5, which commands in a root
+# deb.sh and debtest.sh hold their locks on fds 5 and 6, which commands in a root
 # do not inherit (a daemon one starts would hold it after the run).
 # Every command runs in a mount namespace of its own (unshare), in which
 # /proc, /dev and the package cache are mounted into the root: nothing is
@@ -122,7 +122,7 @@ deb_chroot() {
 	' sh "$root" "$ARCHIVES" "$home" "${spec[@]}" "$root" /usr/bin/env -i \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME="$home" LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive \
-		"$@" >>"$out" 2>>"$err" 5>&-
+		"$@" >>"$out" 2>>"$err" 5>&- 6>&-
 }
 
 # deb_chroot_as USER ROOT LOG [--nonet] CMD...

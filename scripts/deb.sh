@@ -133,7 +133,7 @@ build() {
 	deb_chroot "$lroot" "$logs/lintian-run.log" chown -R nobody: /build ||
 		die "cannot chown /build in the lintian root; see $logs/lintian-run.log"
 	deb_chroot_as nobody "$lroot" "$logs/lintian-run.log" \
-		sh -c "cd /build && lintian --version && lintian --info --display-info --pedantic --show-overrides rpcrdma-cm_${VER}_amd64.changes >lintian.txt; echo lintian exit \$?"
+		sh -c "cd /build && lintian --version && lintian --display-info --pedantic --show-overrides rpcrdma-cm_${VER}_amd64.changes >lintian.txt; echo lintian exit \$?"
 	cp "$lroot/build/lintian.txt" "$logs/lintian.txt" || die "lintian wrote no output; see $logs/lintian-run.log"
 	cp "$logs/lintian.txt" "$new/lintian.txt" || die "cannot copy $logs/lintian.txt"
 
