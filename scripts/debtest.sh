@@ -31,10 +31,9 @@
 #              its source gets no module and the 6.12 one stays; installing
 #              linux-source-7.x then builds it (the package's trigger)
 #   remove     apt-get remove of both packages: dkms knows no rpcrdma-cm,
-#              modinfo finds the stock module for every kernel, and no
-#              file new since before the install is left that no
-#              installed package owns (beyond what other packages'
-#              scripts generate, listed in leftover_ok)
+#              modinfo finds the stock module for every kernel, none of
+#              the files the packages installed or DKMS made is left, and
+#              no new path names rpcrdma (step_remove)
 # Exit status 0 when every step of every release passed.
 
 # shellcheck source=scripts/lib.sh
@@ -53,34 +52,15 @@ TARBALL_DAYS=7
 need_pkgs mmdebstrap dpkg-dev
 VER=$(deb_version) || exit 1
 
-# leftover_ok PATH: files other packages' scripts write when a kernel or
-# a package is installed (initramfs, module indices, ld.so's cache, dkms's
-# signing key, apt and dpkg state, logs, compiled Python), which stay when
-# rpcrdma-cm's packages go.
-leftover_ok() {
-	case $1 in
-	./boot/initrd.img-* | ./var/lib/initramfs-tools/*) return 0 ;;
-	./usr/lib/modules/*/modules.* | ./lib/modules/*/modules.*) return 0 ;;
-	./var/lib/dkms/mok.key | ./var/lib/dkms/mok.pub | ./var/lib/dkms) return 0 ;;
-	./etc/ld.so.cache | ./etc/ssl/certs/* | ./etc/ca-certificates.conf | ./usr/share/ca-certificates/*) return 0 ;;
-	./var/lib/dpkg/* | ./var/lib/apt/* | ./var/cache/* | ./var/log/* | ./var/lib/ucf/*) return 0 ;;
-	./var/lib/systemd/* | ./var/lib/python3/* | ./etc/machine-id) return 0 ;;
-	./usr/lib/python3*/*__pycache__* | ./usr/share/*__pycache__*) return 0 ;;
-	./etc/alternatives/* | ./etc/perl/* | ./etc/apt/sources.list.d/rpcrdma-debtest.list) return 0 ;;
-	./etc/kernel/* | ./var/lib/sgml-base/* | ./var/lib/xml-core/*) return 0 ;;
-	./root | ./root/* | ./tmp | ./tmp/*) return 0 ;;
-	esac
-	return 1
-}
-
 # usrmerge: a path as merged /usr has it (packages may still list
 # /lib/..., the file is in /usr/lib/...).
 usrmerge() { sed -E 's@^\./(lib|lib64|bin|sbin)(/|$)@./usr/\1\2@'; }
 
 # snapshot ROOT FILE: every path in ROOT (relative, sorted), without the
-# virtual file systems.
+# virtual file systems and /tmp (where this test puts the packages and
+# the autopkgtest's artifacts).
 snapshot() {
-	(cd "$1" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./run \) -prune -o -print) |
+	(cd "$1" && find . -xdev \( -path ./proc -o -path ./sys -o -path ./dev -o -path ./run -o -path ./tmp \) -prune -o -print) |
 		usrmerge | LC_ALL=C sort -u >"$2"
 }
 
@@ -187,7 +167,8 @@ step_vm() {
 	flock 6 || die "cannot lock $BUILD/deb/.vm.lock"
 	if KVER=$KVER1 RPCRDMA_KO=$ko VMTEST_ONLY="1 2" VM_SMP=1 \
 		"$TOP/scripts/vm/vmtest.sh" >"$LOGS/vmtest.log" 2>&1; then
-		line=$(grep -E '^(PASS|FAIL) ' "$LOGS/vmtest.log" | awk '{print $1, $2}' | xargs)
+		# each scenario's line comes twice: as it ends, and in the summary
+		line=$(grep -E '^(PASS|FAIL) ' "$LOGS/vmtest.log" | awk '!seen[$0]++ {print $1, $2}' | xargs)
 		result vm PASS "$line (log: ${LOGS#"$TOP"/}/vmtest.log)"
 	else
 		grep -E '^(PASS|FAIL) |^ +' "$LOGS/vmtest.log" | tail -8 >&2
@@ -203,7 +184,8 @@ step_autopkgtest() {
 	echo "deb [trusted=yes] file:/tmp/debs ./" >"$ROOT/etc/apt/sources.list.d/rpcrdma-debtest.list"
 	msg "[$REL] /usr/lib/dkms/dkms-autopkgtest rpcrdma-cm-dkms"
 	if deb_apt "$ROOT" "$LOGS/autopkgtest.log" update &&
-	   in_root "$LOGS/autopkgtest.log" /usr/lib/dkms/dkms-autopkgtest rpcrdma-cm-dkms; then
+	   in_root "$LOGS/autopkgtest.log" env AUTOPKGTEST_ARTIFACTS=/tmp \
+		/usr/lib/dkms/dkms-autopkgtest rpcrdma-cm-dkms; then
 		result autopkgtest PASS "$(sed -n 's/^I: \(PASS\|FAIL\|SKIP\) /\1 /p' "$LOGS/autopkgtest.log" | xargs)"
 	else
 		result autopkgtest FAIL "dkms-autopkgtest failed (log: ${LOGS#"$TOP"/}/autopkgtest.log)"
@@ -280,8 +262,28 @@ step_second() {
 	fi
 }
 
+# ours: what the packages installed and DKMS made, as paths in the root:
+# every file of the two .debs, /var/lib/dkms/rpcrdma-cm, and each
+# kernel's updates/dkms/rpcrdma.ko*.
+ours() {
+	local d
+	for d in "$DEBS"/rpcrdma-cm-dkms_"$VER"_all.deb "$DEBS"/rpcrdma-cm-tools_"$VER"_amd64.deb; do
+		dpkg-deb -c "$d" | awk '$1 !~ /^d/ {print $6}'
+	done | usrmerge
+	(cd "$ROOT" && find ./var/lib/dkms/rpcrdma-cm ./usr/lib/modules/*/updates/dkms \
+		-name 'rpcrdma*' 2>/dev/null) | usrmerge
+}
+
+# step_remove: apt-get remove of both packages leaves the stock module
+# for every kernel and nothing of theirs: no file the packages installed
+# or DKMS made is left unless another installed package owns it, and no
+# new path names rpcrdma. The files new since before the install that no
+# package owns are listed (files-new-unowned): what the dependencies'
+# scripts generate (alternatives links, rc.d and systemd links, the
+# initramfs, Python caches, dkms's signing key).
 step_remove() {
 	local k f bad=() left
+	ours | LC_ALL=C sort -u >"$OUT/files-ours"
 	msg "[$REL] apt-get remove rpcrdma-cm-dkms rpcrdma-cm-tools"
 	deb_apt "$ROOT" "$LOGS/remove.log" remove rpcrdma-cm-dkms rpcrdma-cm-tools ||
 		{ result remove FAIL "apt-get remove failed (log: ${LOGS#"$TOP"/}/remove.log)"; return 1; }
@@ -295,14 +297,14 @@ step_remove() {
 	owned "$ROOT" >"$OUT/files-owned"
 	LC_ALL=C comm -13 "$OUT/files-before" "$OUT/files-after" |
 		LC_ALL=C comm -23 - "$OUT/files-owned" >"$OUT/files-new-unowned"
-	: >"$OUT/files-left"
-	while IFS= read -r f; do
-		leftover_ok "$f" || echo "$f" >>"$OUT/files-left"
-	done <"$OUT/files-new-unowned"
+	{
+		LC_ALL=C comm -12 "$OUT/files-ours" "$OUT/files-after" | LC_ALL=C comm -23 - "$OUT/files-owned"
+		grep -i rpcrdma "$OUT/files-new-unowned"
+	} | LC_ALL=C sort -u >"$OUT/files-left"
 	left=$(wc -l <"$OUT/files-left")
-	[ "$left" -eq 0 ] || bad+=("$left files left behind (${OUT#"$TOP"/}/files-left): $(head -5 "$OUT/files-left" | xargs)")
+	[ "$left" -eq 0 ] || bad+=("$left of their files left behind (${OUT#"$TOP"/}/files-left): $(head -5 "$OUT/files-left" | xargs)")
 	if [ ${#bad[@]} -eq 0 ]; then
-		result remove PASS "stock rpcrdma.ko for $KVER1${KVER2:+ and $KVER2}; $(wc -l <"$OUT/files-new-unowned") new files no package owns, all generated by others' scripts (initramfs, module indices, dkms key, apt/dpkg state), none of ours"
+		result remove PASS "stock rpcrdma.ko for $KVER1${KVER2:+ and $KVER2}; none of the $(wc -l <"$OUT/files-ours") files the packages installed or DKMS made is left, no new path names rpcrdma; $(wc -l <"$OUT/files-new-unowned") new unowned files, all the dependencies' (files-new-unowned)"
 	else
 		result remove FAIL "$(printf '%s; ' "${bad[@]}")"
 	fi
