@@ -68,7 +68,7 @@ create() {
 
 	new=$dir.new
 	[ -e "$new" ] && msg "removing an unfinished $fam build root ($new)"
-	rm -rf "$new" "$dir"
+	rm_tree "$new" "$dir"
 	# sid's Release files are valid for a week only; a mirror that lags
 	# behind (seen here: 18 days) would stop the build. Signatures are
 	# still checked.
@@ -84,7 +84,7 @@ create() {
 		--dpkgopt='path-exclude=/usr/share/man/*' \
 		--dpkgopt='path-exclude=/usr/share/locale/*' \
 		"$fam" "$new" "${SRCS[@]}" 2>&1 | progress; then
-		rm -rf "$new"
+		rm_tree "$new"
 		die "creating the $fam build root failed (output above: is $MIRROR reachable, is there space in $ROOTS?); nothing was kept, the next build starts over"
 	fi
 	# Backports are what the table asks for when it names them (7.x for
@@ -150,6 +150,6 @@ create) create "$fam" ;;
 run) run "$fam" "$@" ;;
 _inside) inside "$fam" "$@" ;;
 path) root_path "$fam" ;;
-remove) rm -rf "$(root_path "$fam")" "$(root_path "$fam").new" && msg "removed the $fam build root" ;;
+remove) rm_tree "$(root_path "$fam")" "$(root_path "$fam").new" && msg "removed the $fam build root" ;;
 *) die "usage: buildroot.sh create|run|path|remove FAMILY [CMD...]" ;;
 esac

@@ -55,13 +55,13 @@ trap 'exit 130' INT TERM
 mkroot() {
 	local fam=$1 dir=$2 sec
 	sec="deb $SECURITY_MIRROR $fam-security main"
-	rm -rf "$dir"
+	rm_tree "$dir"
 	need_space "$OUT" 12000 "a $fam host root (packages, kernels, VM images)"
 	mmdebstrap --mode=root --variant=apt --include=git,make,ca-certificates \
 		--aptopt='Acquire::Languages "none"' "$fam" "$dir" \
 		"deb $MIRROR $fam main" "deb $MIRROR $fam-updates main" "$sec" \
 		>"$OUT/$fam.mmdebstrap.log" 2>&1 ||
-		{ rm -rf "$dir"; die "cannot create a $fam root: $(net_hint "$OUT/$fam.mmdebstrap.log")"; }
+		{ rm_tree "$dir"; die "cannot create a $fam root: $(net_hint "$OUT/$fam.mmdebstrap.log")"; }
 	cp -L /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
 }
 
@@ -134,7 +134,7 @@ for fam in $HOSTS; do
 	if [ "${HOSTTEST_KEEP:-0}" = 1 ]; then
 		msg "hosttest $fam: root kept in $root"
 	else
-		rm -rf "$root"
+		rm_tree "$root"
 	fi
 done
 

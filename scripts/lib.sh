@@ -337,6 +337,27 @@ kunit_stage() {
 		die "cannot write $dir/rpcrdma_cm_version.h"
 }
 
+# rm_tree DIR...: remove a directory tree that may be (part of) a Debian
+# root: first unmount whatever is still mounted below it (an mmdebstrap
+# or a chroot killed mid-way leaves /proc, /sys, /dev/pts and /dev/shm
+# mounted in it), deepest first, then remove it without crossing into
+# another filesystem (a proc, sysfs or tmpfs mount that could not be
+# undone is left alone; a bind mount of the same filesystem is not
+# recognised, hence the unmounting first).
+rm_tree() {
+	local d m
+	for d in "$@"; do
+		[ -e "$d" ] || continue
+		d=$(realpath -e "$d") || continue
+		awk -v d="$d/" 'index($2 "/", d) == 1 {print $2}' /proc/mounts |
+			sort -r | while read -r m; do
+				umount -l "$m" 2>/dev/null ||
+					warn "cannot unmount $m; leaving it in place"
+			done
+		rm -rf --one-file-system "$d"
+	done
+}
+
 # need_tshark: install tshark (and with it text2pcap) without the
 # question about non-root capture, which would stop a non-interactive
 # apt-get.
