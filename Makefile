@@ -52,7 +52,7 @@ demo: module ## boot two VMs, mount NFSv4.2 over RDMA, print the negotiation
 bench: module ## measure chunks per RPC with and without negotiation
 	@$(TOP)/scripts/vm/bench.sh
 
-soak: module ## fio/stress-ng/dbench across device removal, nfsd restarts, reconnects, link drops over siw (SOAK_SECONDS=, SOAK_SEED=, SOAK_LONG=1, SOAK_TRANSPORTS=siw)
+soak: module ## fio/stress-ng/dbench across device removal, nfsd restarts, reconnects, link drops (make rxe's rdma_rxe) (SOAK_SECONDS=, SOAK_SEED=, SOAK_LONG=1, SOAK_TRANSPORTS=siw)
 	@$(TOP)/scripts/vm/soak.sh
 
 fuzz: ## fuzz the codec in userspace (FUZZ_SECONDS=, default 60)
