@@ -69,6 +69,8 @@ kernels=${CHECK_KERNELS:-$(ktab | awk -v c="$col" '$c != "-" {print $1}')}
 step "codec KUnit suites (make kunit)" make -s kunit
 step "codec fuzz, $FUZZ_SECONDS s (make fuzz)" make -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 step "probe build (make tools)" make -s tools
+step "documentation: README's kernel table matches kernels.tab, every relative link resolves" \
+	bash -c "'$TOP/scripts/doctables.sh' check && python3 '$TOP/scripts/doclinks.py'"
 step "first errors: no network, no space, not root, unknown release, unsupported host (make errtest)" \
 	make -s errtest
 # One step per kernel: module build, lint and the VM scenarios of its
@@ -112,7 +114,9 @@ if [ "$tier" = full ]; then
 		make -s hosttest
 fi
 echo
-MATRIX_REPORT=1 MATRIX_TIER="$tier" "$TOP/scripts/matrix.sh" 2>/dev/null
+# check-full also writes the results into Documentation/kernels.md
+MATRIX_REPORT=1 MATRIX_TIER="$tier" MATRIX_DOC=$([ "$tier" = full ] && echo 1 || echo 0) \
+	"$TOP/scripts/matrix.sh" 2>/dev/null
 echo
 echo "make $([ "$tier" = check ] && echo check || echo check-full) summary ($(($(date +%s) - t_check)) s):"
 printf '  %s\n' "${results[@]}"
