@@ -235,7 +235,7 @@ step_second() {
 	local log=$LOGS/second.log k2 xy2 why
 	skipped second && return 0
 	if [ "$REL" != trixie ]; then
-		result second SKIP "the second kernel is trixie-backports' (DESIGN: 7.x), tested in the trixie root"
+		result second SKIP "the second kernel, trixie-backports' 7.x, is tested in the trixie root"
 		return 0
 	fi
 	msg "[$REL] trixie-backports' linux-headers-amd64, then its linux-source"
