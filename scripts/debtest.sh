@@ -123,7 +123,7 @@ step_install() {
 step_dkms() {
 	local f v
 	KVER1=$(in_root - dpkg-query -W -f='${Depends}' linux-image-amd64 |
-		sed -n 's/^linux-image-\([^ ,]*\).*/\1/p')
+		grep -o 'linux-image-[^ ,]*' | head -1 | sed 's/^linux-image-//')
 	[ -n "$KVER1" ] || { result dkms FAIL "cannot tell which kernel linux-image-amd64 installed"; return 1; }
 	in_root - dkms status >"$LOGS/dkms-status.txt"
 	f=$(kernel_module "$KVER1")
@@ -241,8 +241,9 @@ step_second() {
 	msg "[$REL] trixie-backports' linux-headers-amd64, then its linux-source"
 	deb_apt "$ROOT" "$log" install -t trixie-backports linux-headers-amd64 ||
 		{ result second FAIL "apt-get install -t trixie-backports linux-headers-amd64 failed (log: ${LOGS#"$TOP"/}/second.log)"; return 1; }
+	# 7.x's metapackage depends on linux-base-amd64 first
 	k2=$(in_root - dpkg-query -W -f='${Depends}' linux-headers-amd64 |
-		sed -n 's/^linux-headers-\([^ ,]*\).*/\1/p')
+		grep -o 'linux-headers-[^ ,]*' | head -1 | sed 's/^linux-headers-//')
 	xy2=$(echo "$k2" | cut -d. -f1-2)
 	why=$(grep -m1 "^rpcrdma-cm: not built for kernel $k2" "$log")
 	if [ -n "$k2" ] && [ "$k2" != "$KVER1" ] && ! dkms_installed "$k2" && dkms_installed "$KVER1" &&
