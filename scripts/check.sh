@@ -23,7 +23,8 @@
 # Environment: CHECK_KERNELS="<names>" (default: every kernels.tab line
 # whose column names scenarios), CHECK_SCENARIOS="<list>" (every
 # kernel's VM scenarios instead of the table's, e.g. 1 for a smoke test;
-# make hosttest uses both), FUZZ_SECONDS.
+# make hosttest uses both), FUZZ_SECONDS, CHECK_DOC=1 (write the
+# summary into Documentation/testing.md's "warm" table; make check only).
 
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
@@ -38,6 +39,9 @@ esac
 declare -a results
 failed=0
 t_check=$(date +%s)
+# what the run started from, for the documentation's table
+load0=$(cut -d' ' -f1 /proc/loadavg)
+cache0=$(du -sh "$RPCRDMA_CM_CACHE" 2>/dev/null | cut -f1)
 nsteps=0
 
 step() {
@@ -121,7 +125,18 @@ echo
 MATRIX_REPORT=1 MATRIX_TIER="$tier" MATRIX_DOC=$([ "$tier" = full ] && echo 1 || echo 0) \
 	"$TOP/scripts/matrix.sh" 2>/dev/null
 echo
-echo "make $([ "$tier" = check ] && echo check || echo check-full) summary ($(($(date +%s) - t_check)) s):"
+total=$(($(date +%s) - t_check))
+echo "make $([ "$tier" = check ] && echo check || echo check-full) summary ($total s):"
 printf '  %s\n' "${results[@]}"
+if [ "${CHECK_DOC:-0}" = 1 ] && [ "$tier" = check ]; then
+	{
+		echo "$total s in all, $failed step(s) failed: tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null),"
+		echo "$(date -u '+%Y-%m-%d %H:%M') UTC, $(. /etc/os-release && echo "$PRETTY_NAME"), $(nproc) cores,"
+		echo "load $load0 at the start, cache ${cache0:-empty} at the start."
+		echo
+		printf '  %s\n' "${results[@]}" | "$TOP/scripts/doctables.sh" steps
+	} | "$TOP/scripts/doctables.sh" put "$TOP/Documentation/testing.md" check-warm &&
+		msg "summary written into Documentation/testing.md"
+fi
 [ $failed -eq 0 ] || { echo "$failed step(s) failed"; exit 1; }
 echo "all steps passed"

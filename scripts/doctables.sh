@@ -17,6 +17,8 @@
 #                               table differs from what kernels.tab gives
 #   doctables.sh get FILE NAME  print block NAME of FILE
 #   doctables.sh put FILE NAME  replace block NAME of FILE with stdin
+#   doctables.sh steps          a Markdown table of the step lines of a
+#                               scripts/check.sh summary read on stdin
 #
 # scripts/matrix.sh writes Documentation/kernels.md's block "matrix" and
 # scripts/vm/bench.sh Documentation/bench.md's block "bench" with put.
@@ -92,6 +94,14 @@ kernels_table() {
 	done < <(ktab)
 }
 
+# steps_table: check.sh's summary lines ("  PASS  name (12 s)",
+# "  FAIL  name (exit 2, 12 s)") as a table; other lines are skipped.
+steps_table() {
+	echo "| step | result | seconds |"
+	echo "|---|---|---|"
+	sed -nE 's/^ *(PASS|FAIL)  (.*) \((exit [0-9]+, )?([0-9]+) s\)$/| \2 | \1 | \4 |/p'
+}
+
 kernels_block() {
 	echo "<!-- generated: edit scripts/kernels.tab, then run make doctables -->"
 	kernels_table
@@ -111,11 +121,14 @@ get)
 	[ $# = 3 ] || die "usage: $0 get FILE NAME"
 	block_get "$2" "$3"
 	;;
+steps)
+	steps_table
+	;;
 put)
 	[ $# = 3 ] || die "usage: $0 put FILE NAME < text"
 	block_put "$2" "$3"
 	;;
 *)
-	die "usage: $0 kernels | check | get FILE NAME | put FILE NAME"
+	die "usage: $0 kernels | check | steps | get FILE NAME | put FILE NAME"
 	;;
 esac

@@ -22,7 +22,8 @@
 # CI runs it, instead of the bounded one: with HOSTTEST_DEMO=0, which
 # skips make demo, that measures make check on a bare host with nothing
 # cached); VM_BOOT_TIMEOUT and VM_TIMEOUT reach the roots' VM runs (a
-# loaded machine boots TCG guests slowly).
+# loaded machine boots TCG guests slowly). The results go into
+# Documentation/testing.md (HOSTTEST_DOC=0: not).
 
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
@@ -36,7 +37,9 @@ need_pkgs mmdebstrap
 mkdir -p "$OUT" || die "cannot create $OUT"
 papt true # Debian's archive reachable, or say so now
 
-declare -a report
+declare -a report doc_rows
+cold_log=
+load0=$(cut -d' ' -f1 /proc/loadavg)
 failed=0
 
 # stop_roots: kill whatever still runs chrooted in a root of ours (an
@@ -103,8 +106,40 @@ negotiated() {
 	[ "$(grep -cE '^ +(client-to-server|server-to-client) threshold +[0-9]+ \(its (send|recv)\) +[0-9]+ \(its (send|recv)\)' "$1")" -eq 2 ]
 }
 
-# row WHAT RESULT SECONDS LOG: a line of the report.
-row() { printf '%-8s %-30s %-4s %5d s  log %s' "$fam" "$1" "$2" "$3" "${4#"$TOP"/}"; }
+# row WHAT RESULT SECONDS LOG: a line of the report, and its row in
+# Documentation/testing.md's table.
+row() {
+	printf '%-8s %-30s %-4s %5d s  log %s' "$fam" "$1" "$2" "$3" "${4#"$TOP"/}"
+	doc_rows+=("$(printf '| %s | %s | %s | %d | %s | %s | %s |' "$fam" "$1" "$2" "$3" \
+		"$(git -C "$TOP" rev-parse --short HEAD)" "$(date -u '+%Y-%m-%d %H:%M')" "$load0")")
+}
+
+# write_doc: this run's rows into Documentation/testing.md, replacing
+# those of the same host and command and keeping the others; the steps
+# of a whole make check from nothing into its own table.
+write_doc() {
+	local doc=$TOP/Documentation/testing.md r key old
+	old=$("$TOP/scripts/doctables.sh" get "$doc" hosttest | grep '^| [a-z]' | grep -v '^| host |')
+	{
+		echo "| host | command | result | seconds | tree | run on (UTC) | load at start |"
+		echo "|---|---|---|---|---|---|---|"
+		{
+			while IFS= read -r r; do
+				[ -n "$r" ] || continue
+				key=$(cut -d'|' -f2,3 <<<"$r")
+				printf '%s\n' "${doc_rows[@]}" | cut -d'|' -f2,3 | grep -qxF "$key" || echo "$r"
+			done <<<"$old"
+			printf '%s\n' "${doc_rows[@]}"
+		} | sort -t'|' -k2,3
+	} | "$TOP/scripts/doctables.sh" put "$doc" hosttest || return 1
+	[ -n "$cold_log" ] || return 0
+	{
+		echo "$cold_sum: tree $(git -C "$TOP" rev-parse --short HEAD), $(date -u '+%Y-%m-%d'),"
+		echo "a fresh $cold_fam root, empty cache, load $load0 at the start."
+		echo
+		"$TOP/scripts/doctables.sh" steps <"$cold_log"
+	} | "$TOP/scripts/doctables.sh" put "$doc" check-cold
+}
 
 for fam in $HOSTS; do
 	case $fam in
@@ -120,12 +155,14 @@ for fam in $HOSTS; do
 		"git clone -q /src.git /root/rpcrdma-cm" ||
 		die "cannot clone the tree into the $fam root (see $OUT/$fam.clone.log)"
 	if [ "${HOSTTEST_DEMO:-1}" = 1 ]; then
+		load0=$(cut -d' ' -f1 /proc/loadavg)
 		t0=$SECONDS
 		r=PASS
 		in_root "$root" "$OUT/$fam.demo.log" "cd /root/rpcrdma-cm && make demo" || r=FAIL
 		[ "$r" = FAIL ] || negotiated "$OUT/$fam.demo.log" || r="FAIL (no negotiation table)"
 		[ "$r" = PASS ] || failed=$((failed + 1))
-		report+=("$(row "make demo (from nothing)" "$r" $((SECONDS - t0)) "$OUT/$fam.demo.log")")
+		row "make demo (from nothing)" "$r" $((SECONDS - t0)) "$OUT/$fam.demo.log" >"$OUT/row"
+		report+=("$(cat "$OUT/row")")
 	fi
 	case ${HOSTTEST_CHECK:-1} in
 	1)
@@ -138,11 +175,19 @@ for fam in $HOSTS; do
 	esac
 	if [ -n "$what" ]; then
 		msg "hosttest $fam: $cmd"
+		load0=$(cut -d' ' -f1 /proc/loadavg)
 		t0=$SECONDS
 		r=PASS
 		in_root "$root" "$OUT/$fam.check.log" "cd /root/rpcrdma-cm && $cmd" ||
 			{ r=FAIL; failed=$((failed + 1)); }
-		report+=("$(row "$what" "$r" $((SECONDS - t0)) "$OUT/$fam.check.log")")
+		row "$what" "$r" $((SECONDS - t0)) "$OUT/$fam.check.log" >"$OUT/row"
+		report+=("$(cat "$OUT/row")")
+		if [ "$what" = "make check (from nothing)" ]; then
+			cold_log=$OUT/$fam.check.log
+			cold_fam=$fam
+			cold_sum=$(grep -aoE 'make check summary \([0-9]+ s\)' "$cold_log" | tail -n 1)
+			cold_sum=${cold_sum:-make check did not finish}
+		fi
 	fi
 	if [ "${HOSTTEST_KEEP:-0}" = 1 ]; then
 		msg "hosttest $fam: root kept in $root"
@@ -154,5 +199,9 @@ done
 echo
 echo "make hosttest (HEAD $(git -C "$TOP" rev-parse --short HEAD), $(date -u +%Y-%m-%d)):"
 printf '  %s\n' "${report[@]}"
+if [ "${HOSTTEST_DOC:-1}" = 1 ]; then
+	write_doc && msg "hosttest: results written into Documentation/testing.md" ||
+		warn "hosttest: could not write Documentation/testing.md"
+fi
 [ $failed -eq 0 ] || { echo "hosttest: $failed run(s) failed"; exit 1; }
 echo "hosttest: every host passed"

@@ -34,6 +34,13 @@ need_pkgs() {
 	# of libraries (GTK, Mesa, GStreamer, LLVM) for qemu-system-x86; what
 	# the scripts use is named.
 	local lock=(-o DPkg::Lock::Timeout=600 -o APT::Install-Recommends=false)
+	# A fresh root or cloud image ships without package lists: read
+	# them first rather than fail once and retry.
+	if ! compgen -G '/var/lib/apt/lists/*_Packages' >/dev/null; then
+		msg "the host's package lists are empty; reading them (apt-get update)"
+		apt-get "${lock[@]}" update -q >"$BUILD/apt.log" 2>&1 ||
+			die "apt-get update failed: $(net_hint "$BUILD/apt.log")"
+	fi
 	if ! DEBIAN_FRONTEND=noninteractive apt-get "${lock[@]}" install -y -q \
 		"${missing[@]}" >"$BUILD/apt.log" 2>&1; then
 		msg "apt-get install failed; reading the host's package lists again"
