@@ -137,6 +137,9 @@ run() {
 	create "$fam"
 	r=$(root_path "$fam")
 	cp -L /etc/resolv.conf "$r/etc/resolv.conf" 2>/dev/null || true
+	# mount is Priority: required, not Essential: a bare root or
+	# container image may lack it
+	need_pkgs mount
 	exec unshare --mount --propagation private -- "$0" _inside "$r" "$@"
 }
 

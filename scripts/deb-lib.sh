@@ -112,6 +112,7 @@ deb_chroot() {
 	else
 		printf '\n$ %s\n' "$*" >>"$log"
 	fi
+	need_pkgs mount # not Essential: a bare host may lack it
 	unshare --mount --propagation private "${net[@]}" -- /bin/sh -ec '
 		r=$1 a=$2 home=$3
 		shift 3

@@ -74,6 +74,7 @@ clean "no network" "$T/offnet"
 
 if [ "$(id -u)" -eq 0 ]; then
 	mkdir -p "$T/small"
+	need_pkgs mount # not Essential: a bare host may lack it
 	if mount -t tmpfs -o size=64m rpcrdma-errtest "$T/small"; then
 		expect "no space" 'needs about [0-9]+ MiB free in .*there are [0-9]+ MiB: free some space' \
 			env RPCRDMA_CM_CACHE="$T/small/cache" make -s kernels

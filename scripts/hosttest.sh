@@ -33,7 +33,7 @@ OUT=$BUILD/hosttest
 [ "$(id -u)" -eq 0 ] || die "make hosttest creates roots and enters them with chroot: run it as root"
 git -C "$TOP" rev-parse --verify -q HEAD >/dev/null ||
 	die "make hosttest clones this tree's HEAD: run it from a git clone"
-need_pkgs mmdebstrap
+need_pkgs mmdebstrap mount
 mkdir -p "$OUT" || die "cannot create $OUT"
 papt true # Debian's archive reachable, or say so now
 
