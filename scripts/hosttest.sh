@@ -82,6 +82,9 @@ in_root() {
 	unshare --mount --propagation private -- bash -c '
 		set -e
 		r=$1
+		# / is a mount point on a real host, and unshare
+		# --propagation (build roots, make deb) needs it to be one
+		mount --bind "$r" "$r"
 		mount -t proc proc "$r/proc"
 		mount -t sysfs sys "$r/sys"
 		mount --rbind /dev "$r/dev"
