@@ -84,26 +84,72 @@ cp "$UPSTREAM"/*.c "$UPSTREAM"/*.h "$SRC"/
 cp "$UPSTREAM/Makefile" "$SRC/upstream.mk"
 cp "$KSRC_DIR/include/linux/sunrpc/svc_rdma.h" "$SRC/include/linux/sunrpc/"
 
-msg "applying $(ls "$COCCI_DIR"/*.cocci | wc -l) semantic patches (spatch)"
-for rule in "$COCCI_DIR"/*.cocci; do
-	name=$(basename "$rule" .cocci)
-	targets=$(sed -n 's|^// Target: *||p' "$rule")
-	[ -n "$targets" ] || die "rule $name: no '// Target:' line"
-	if ! cocci_when "$rule" "$UPSTREAM"; then
-		msg "  $name: not for this kernel ($(sed -n 's|^// When: *||p' "$rule"))"
-		continue
-	fi
-	for t in $targets; do
-		[ -e "$SRC/$t" ] || die "rule $name: target $t is not in $KSRC_DIR's xprtrdma sources"
-		if ! spatch --very-quiet --in-place --no-show-diff \
-			--sp-file "$rule" "$SRC/$t" >"$OUT/spatch-$name.log" 2>&1; then
-			cat "$OUT/spatch-$name.log" >&2
-			die "rule $name: spatch failed on $t"
+# transform: run every rule that is for this kernel on $SRC; each
+# rule's outcome goes to the terminal and to $OUT/rules.txt.
+transform() {
+	local rule name targets t
+	: >"$OUT/rules.txt"
+	for rule in "$COCCI_DIR"/*.cocci; do
+		name=$(basename "$rule" .cocci)
+		targets=$(sed -n 's|^// Target: *||p' "$rule")
+		[ -n "$targets" ] || die "rule $name: no '// Target:' line"
+		if ! cocci_when "$rule" "$UPSTREAM"; then
+			say_rule "$name: not for this kernel ($(sed -n 's|^// When: *||p' "$rule"))"
+			continue
 		fi
+		for t in $targets; do
+			[ -e "$SRC/$t" ] || die "rule $name: target $t is not in $KSRC_DIR's xprtrdma sources"
+			if ! spatch --very-quiet --in-place --no-show-diff \
+				--sp-file "$rule" "$SRC/$t" >"$OUT/spatch-$name.log" 2>&1; then
+				cat "$OUT/spatch-$name.log" >&2
+				die "rule $name: spatch failed on $t"
+			fi
+		done
+		cocci_manifest "$rule" "$SRC"
+		say_rule "$name: applied"
 	done
-	cocci_manifest "$rule" "$SRC"
-	msg "  $name: applied"
-done
+}
+say_rule() { msg "  $*"; echo "$*" >>"$OUT/rules.txt"; }
+
+# The transformed sources depend only on what was just copied, the
+# rules, the code that applies them and spatch itself. A clean clone
+# (CI), make lint's W=1 build and other trees of the same kernel reuse
+# them from the cache (under src/, which build roots see) instead of
+# running every rule again; FORCE=1 runs them anyway.
+transform_key() {
+	{
+		spatch --version 2>&1 | head -n 1
+		cat "$COCCI_DIR"/*.cocci "$TOP/scripts/build-module.sh" "$TOP/scripts/lib.sh"
+		(cd "$SRC" && find . -type f -print0 | sort -z | xargs -0 sha256sum)
+	} | sha256sum | cut -c1-16
+}
+XCACHE=$RPCRDMA_CM_CACHE/src/transformed
+xkey=$(transform_key)
+nrules=$(ls "$COCCI_DIR"/*.cocci | wc -l)
+# offline (DKMS, a package's build) the cache is neither read nor
+# written: apt remove must leave nothing behind
+if offline; then
+	XCACHE=/nonexistent
+fi
+if [ -z "${FORCE:-}" ] && [ -e "$XCACHE/$xkey/.done" ]; then
+	msg "applying $nrules semantic patches: their result for these sources is cached (${XCACHE#"$RPCRDMA_CM_CACHE"/}/$xkey)"
+	sed 's/^/==>   /' "$XCACHE/$xkey/rules.txt" >&2
+	rm -rf "$SRC"
+	cp -a "$XCACHE/$xkey/src" "$SRC" || die "cannot copy $XCACHE/$xkey/src to $SRC"
+else
+	msg "applying $nrules semantic patches (spatch)"
+	transform
+	# saved whole or not at all: a half-written entry has no .done
+	if ! offline && mkdir -p "$XCACHE" 2>/dev/null && tmp=$(mktemp -d "$XCACHE/.new.XXXXXX"); then
+		if cp -a "$SRC" "$tmp/src" && cp "$OUT/rules.txt" "$tmp/" && touch "$tmp/.done" &&
+		   mv -T "$tmp" "$XCACHE/$xkey" 2>/dev/null; then
+			# keep the 30 newest results
+			ls -1dt "$XCACHE"/*/ 2>/dev/null | tail -n +31 | xargs -r rm -rf
+		else
+			rm -rf "$tmp"
+		fi
+	fi
+fi
 
 msg "adding project files"
 cp "$TOP/net/sunrpc/xprtrdma/"*.c "$SRC"/

@@ -23,8 +23,10 @@
 # Environment: CHECK_KERNELS="<names>" (default: every kernels.tab line
 # whose column names scenarios), CHECK_SCENARIOS="<list>" (every
 # kernel's VM scenarios instead of the table's, e.g. 1 for a smoke test;
-# make hosttest uses both), FUZZ_SECONDS, CHECK_DOC=1 (write the
-# summary into Documentation/testing.md's "warm" table; make check only).
+# make hosttest uses both), FUZZ_SECONDS, CHECK_DOC=cold|warm (write the
+# summary into Documentation/testing.md's table of that name; make check
+# only: cold for a fresh clone with an empty RPCRDMA_CM_CACHE, warm for
+# a clone that ran it before).
 
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
@@ -39,9 +41,16 @@ esac
 declare -a results
 failed=0
 t_check=$(date +%s)
+case ${CHECK_DOC:-} in
+cold | warm) [ "$tier" = check ] || die "CHECK_DOC is for make check" ;;
+"") ;;
+*) die "CHECK_DOC=$CHECK_DOC: use cold (a fresh clone, empty cache) or warm" ;;
+esac
 # what the run started from, for the documentation's table
 load0=$(cut -d' ' -f1 /proc/loadavg)
-cache0=$(du -sh "$RPCRDMA_CM_CACHE" 2>/dev/null | cut -f1)
+cache0=empty
+[ -z "$(ls -A "$RPCRDMA_CM_CACHE" 2>/dev/null)" ] ||
+	cache0=$(du -sh "$RPCRDMA_CM_CACHE" 2>/dev/null | cut -f1)
 nsteps=0
 
 step() {
@@ -128,14 +137,14 @@ echo
 total=$(($(date +%s) - t_check))
 echo "make $([ "$tier" = check ] && echo check || echo check-full) summary ($total s):"
 printf '  %s\n' "${results[@]}"
-if [ "${CHECK_DOC:-0}" = 1 ] && [ "$tier" = check ]; then
+if [ -n "${CHECK_DOC:-}" ]; then
 	{
 		echo "$total s in all, $failed step(s) failed: tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null),"
 		echo "$(date -u '+%Y-%m-%d %H:%M') UTC, $(. /etc/os-release && echo "$PRETTY_NAME"), $(nproc) cores,"
-		echo "load $load0 at the start, cache ${cache0:-empty} at the start."
+		echo "load $load0 at the start, cache $cache0 at the start."
 		echo
 		printf '  %s\n' "${results[@]}" | "$TOP/scripts/doctables.sh" steps
-	} | "$TOP/scripts/doctables.sh" put "$TOP/Documentation/testing.md" check-warm &&
+	} | "$TOP/scripts/doctables.sh" put "$TOP/Documentation/testing.md" "check-$CHECK_DOC" &&
 		msg "summary written into Documentation/testing.md"
 fi
 [ $failed -eq 0 ] || { echo "$failed step(s) failed"; exit 1; }

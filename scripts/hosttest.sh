@@ -38,7 +38,6 @@ mkdir -p "$OUT" || die "cannot create $OUT"
 papt true # Debian's archive reachable, or say so now
 
 declare -a report doc_rows
-cold_log=
 load0=$(cut -d' ' -f1 /proc/loadavg)
 failed=0
 
@@ -118,8 +117,7 @@ row() {
 }
 
 # write_doc: this run's rows into Documentation/testing.md, replacing
-# those of the same host and command and keeping the others; the steps
-# of a whole make check from nothing into its own table.
+# those of the same host and command and keeping the others.
 write_doc() {
 	local doc=$TOP/Documentation/testing.md r key old
 	old=$("$TOP/scripts/doctables.sh" get "$doc" hosttest | grep '^| [a-z]' | grep -v '^| host |')
@@ -134,14 +132,7 @@ write_doc() {
 			done <<<"$old"
 			printf '%s\n' "${doc_rows[@]}"
 		} | sort -t'|' -k2,3
-	} | "$TOP/scripts/doctables.sh" put "$doc" hosttest || return 1
-	[ -n "$cold_log" ] || return 0
-	{
-		echo "$cold_sum: tree $(git -C "$TOP" rev-parse --short HEAD), $(date -u '+%Y-%m-%d'),"
-		echo "a fresh $cold_fam root, empty cache, load $load0 at the start."
-		echo
-		"$TOP/scripts/doctables.sh" steps <"$cold_log"
-	} | "$TOP/scripts/doctables.sh" put "$doc" check-cold
+	} | "$TOP/scripts/doctables.sh" put "$doc" hosttest
 }
 
 for fam in $HOSTS; do
@@ -185,12 +176,6 @@ for fam in $HOSTS; do
 			{ r=FAIL; failed=$((failed + 1)); }
 		row "$what" "$r" $((SECONDS - t0)) "$OUT/$fam.check.log" >"$OUT/row"
 		report+=("$(cat "$OUT/row")")
-		if [ "$what" = "make check (from nothing)" ]; then
-			cold_log=$OUT/$fam.check.log
-			cold_fam=$fam
-			cold_sum=$(grep -aoE 'make check summary \([0-9]+ s\)' "$cold_log" | tail -n 1)
-			cold_sum=${cold_sum:-make check did not finish}
-		fi
 	fi
 	if [ "${HOSTTEST_KEEP:-0}" = 1 ]; then
 		msg "hosttest $fam: root kept in $root"
