@@ -8,13 +8,21 @@
 # kernel headers in tools/fuzz/include. Prints the shared libraries the binary needs,
 # for whoever copies it into a VM's initramfs.
 #
-# Variables: CC (default cc), CFLAGS (default -O2 -g).
+# Variables: CC (default cc), CFLAGS (default -O2 -g), WERROR (default
+# -Werror; the package build sets it empty, so that a newer compiler's new
+# warning does not stop a build on a user's machine), RPCRDMA_CM_VERSION
+# (what --version prints; default: debian/changelog's upstream version,
+# the one DKMS stamps into the module; debian/rules passes the same
+# $(DEB_VERSION_UPSTREAM) it gives dh_dkms).
 
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=scripts/deb-lib.sh
+. "$TOP/scripts/deb-lib.sh"
 cd "$TOP" || exit 1
 
 CC=${CC:-cc}
 CFLAGS=${CFLAGS:--O2 -g}
+WERROR=${WERROR--Werror}
 OUT=$BUILD/tools
 BIN=$OUT/rpcrdma-cm-probe
 
@@ -23,10 +31,22 @@ BIN=$OUT/rpcrdma-cm-probe
 command -v "$CC" >/dev/null || need_pkgs gcc libc6-dev
 mkdir -p "$OUT"
 
-msg "tools: building $BIN"
-# shellcheck disable=SC2086 # CFLAGS is a list of flags
-"$CC" $CFLAGS -Wall -Wextra -Werror \
-	-Itools/fuzz/include -Iinclude \
+# debian/changelog's version without epoch and Debian revision, as
+# dpkg's DEB_VERSION_UPSTREAM has it
+version=${RPCRDMA_CM_VERSION:-}
+if [ -z "$version" ]; then
+	version=$(deb_version) || die "tools: no version for the probe (debian/changelog, above)"
+	version=${version#*:}
+	version=${version%-*}
+fi
+case $version in
+*[!A-Za-z0-9.+~:-]* | '') die "tools: version '$version' is not a Debian version (letters, digits, . + ~ : -)" ;;
+esac
+
+msg "tools: building $BIN ($version)"
+# shellcheck disable=SC2086 # CFLAGS is a list of flags, WERROR one or none
+"$CC" $CFLAGS -Wall -Wextra $WERROR \
+	-Itools/fuzz/include -Iinclude -DPROBE_VERSION="\"$version\"" \
 	tools/rpcrdma-cm-probe.c tools/rpcrdma-cm-probe-opts.c \
 	tools/rpcrdma-cm-probe-cm.c tools/rpcrdma-cm-probe-client.c \
 	tools/rpcrdma-cm-probe-listen.c tools/rpcrdma-cm-probe-output.c \

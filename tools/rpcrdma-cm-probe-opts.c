@@ -18,7 +18,14 @@
 
 #include "rpcrdma-cm-probe.h"
 
-#define PROBE_VERSION		"1.0"
+/*
+ * The version is debian/changelog's, the one modinfo shows for the
+ * module DKMS builds: scripts/tools.sh passes it (and debian/rules through
+ * it), so that there is one place to change it.
+ */
+#ifndef PROBE_VERSION
+#error "PROBE_VERSION is not defined: build the probe with scripts/tools.sh (make tools)"
+#endif
 
 static void probe_usage(FILE *f)
 {
