@@ -4,15 +4,18 @@
 # Helpers of scripts/deb.sh (make deb) and scripts/debtest.sh (make
 # debtest): fresh Debian roots made from cached mmdebstrap tarballs, and
 # commands run inside them. Source it after lib.sh, with REL (the
-# release) and ARCHIVES (where the root's downloaded packages are kept)
-# set.
+# release), ARCHIVES (where the root's downloaded packages are kept) and
+# ROOTS (where roots and mmdebstrap's work directories go) set.
 #
 # deb.sh and debtest.sh hold their locks on fds 5 and 6, which commands in a root
 # do not inherit (a daemon one starts would hold it after the run).
 # Every command runs in a mount namespace of its own (unshare), in which
 # /proc, /dev and the package cache are mounted into the root: nothing is
-# left mounted on the host when the command ends, however it ends, and
-# the root is a plain directory that rm -rf removes.
+# left mounted on the host when the command ends, however it ends. So
+# does mmdebstrap, whose work directory is under ROOTS. Roots, work
+# directories and unfinished files are named in DEB_CLEANUP, which the
+# EXIT trap (deb_cleanup) removes with rm_tree, and a run killed before
+# its trap ran leaves them to the next run's deb_roots_reap.
 
 # deb_version: the version of debian/changelog's first entry.
 deb_version() {
@@ -48,18 +51,30 @@ deb_tarball() {
 		return 0
 	fi
 	msg "making the $REL $variant root tarball $(basename "$tb") (once a week; 2-5 minutes)"
-	local srcs
+	local srcs tmp=$ROOTS/mmdebstrap.$$ n=${#DEB_CLEANUP[@]}
 	mapfile -t srcs < <(deb_sources "$REL" "$extra")
+	# ours now that the lock is held: an interrupted run removes them
+	DEB_CLEANUP+=("$tb.new" "$tmp")
 	rm -f "$tb.new"
-	if ! mmdebstrap --mode=root --variant="$variant" --format=tar \
+	rm_tree "$tmp"
+	mkdir -p "$tmp" || die "cannot create $tmp"
+	# mmdebstrap --mode=root mounts /proc, /sys and /dev in the root it
+	# makes in TMPDIR: in a mount namespace of its own, a killed
+	# mmdebstrap leaves no mount on the host, and its directory is
+	# reaped as a root is.
+	if ! TMPDIR=$tmp unshare --mount --propagation private -- \
+		mmdebstrap --mode=root --variant="$variant" --format=tar \
 		${include:+--include="$include"} \
 		--aptopt='Acquire::Languages "none"' \
 		--skip=cleanup/apt/lists \
 		"$REL" "$tb.new" "${srcs[@]}" 2>&1 | deb_progress "$tb.log"; then
 		rm -f "$tb.new"
+		rm_tree "$tmp"
 		die "mmdebstrap of $REL failed (log: $tb.log): can the host reach $MIRROR?"
 	fi
+	rm_tree "$tmp"
 	mv "$tb.new" "$tb" || die "cannot rename $tb.new"
+	DEB_CLEANUP=("${DEB_CLEANUP[@]:0:n}")
 	msg "  made $(basename "$tb") in $((SECONDS - t0)) s ($(du -h "$tb" | cut -f1))"
 	exec {lk}>&-
 }
@@ -83,6 +98,10 @@ deb_root_unpack() {
 	mkdir -p "$2" || die "cannot create $2"
 	tar -C "$2" -xf "$1" || die "cannot unpack $1 into $2"
 	mkdir -p "$2/build" "$2/var/cache/apt/archives"
+	# No package's maintainer script starts a daemon (as in sbuild's
+	# roots): nothing is left running in the root when a command ends.
+	printf '#!/bin/sh\nexit 101\n' >"$2/usr/sbin/policy-rc.d" &&
+		chmod 755 "$2/usr/sbin/policy-rc.d" || die "cannot write $2/usr/sbin/policy-rc.d"
 	cp -L /etc/resolv.conf "$2/etc/resolv.conf" 2>/dev/null || true
 }
 
@@ -153,26 +172,28 @@ deb_fail() {
 	die "$2 (log: $1)"
 }
 
-# deb_cleanup: remove what DEB_CLEANUP names (the root, unfinished
-# results); installed as the EXIT trap.
+# deb_cleanup: remove what DEB_CLEANUP names (roots, work directories,
+# unfinished results) with rm_tree; installed as the EXIT trap.
 deb_cleanup() {
 	local d
 	for d in "${DEB_CLEANUP[@]}"; do
-		[ -n "$d" ] && [ -e "$d" ] && rm -rf --one-file-system "$d"
+		[ -n "$d" ] && rm_tree "$d"
 	done
+	DEB_CLEANUP=()
 	return 0
 }
 
-# deb_roots_reap DIR: remove roots left by runs that were killed (their
-# names end in the pid of a process that is gone).
+# deb_roots_reap DIR: remove roots and mmdebstrap work directories left
+# by runs that were killed (their names end in the pid of a process that
+# is gone), and their unfinished results.
 deb_roots_reap() {
 	local d pid
-	for d in "$1"/*.[0-9]* "$BUILD"/deb/.*.new.[0-9]*; do
+	for d in "$1"/*.[0-9]* "$BUILD"/deb/.*.new.[0-9]* "$BUILD"/deb/.*.old.[0-9]*; do
 		[ -e "$d" ] || continue
 		pid=${d##*.}
 		kill -0 "$pid" 2>/dev/null && continue
 		msg "removing $d, left by a run that ended without cleaning up"
-		rm -rf --one-file-system "$d"
+		rm_tree "$d"
 	done
 }
 

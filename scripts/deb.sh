@@ -148,8 +148,15 @@ build() {
 		die "lintian reports errors or warnings (above; all in $logs/lintian.txt): fix them or override them in debian/*.lintian-overrides with a reason"
 	fi
 	cp -r "$logs" "$new/logs" || die "cannot copy $logs"
-	rm -rf "$OUT"
+	# Two renames: an interruption leaves OUT complete (old or new) or
+	# missing (debtest then builds again), never half-removed.
+	local old=$BUILD/deb/.$REL.old.$$
+	DEB_CLEANUP+=("$old")
+	if [ -e "$OUT" ]; then
+		mv "$OUT" "$old" || die "cannot move $OUT aside"
+	fi
 	mv "$new" "$OUT" || die "cannot move $new to $OUT"
+	rm_tree "$old"
 	msg "lintian: $(deb_lintian_summary "$OUT/lintian.txt")"
 	msg "built in $((SECONDS - t0)) s: ${OUT#"$TOP"/}/"
 	(cd "$OUT" && ls -l -- *.dsc *.tar.xz *.deb) | sed 's/^/    /' >&2
