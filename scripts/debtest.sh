@@ -16,8 +16,9 @@
 #              linux-headers-amd64 linux-image-amd64 exits 0
 #   dkms       dkms status says "installed" for the root's kernel; modinfo
 #              finds rpcrdma in updates/dkms with the package's version
-#   tools      the probe runs (--help), the dissector is where tshark reads
-#              system Lua plugins
+#   tools      the probe runs (--help), its --version is the module's
+#              (modinfo), the dissector is where tshark reads system Lua
+#              plugins
 #   vm         that module boots in the VM rig on that kernel: scenario 1
 #              (itself on both sides) and 2 (Debian's stock module on the
 #              other side), each checking the negotiated values
@@ -27,8 +28,9 @@
 #              release's archive, DKMS refuses that kernel (status 77)
 #              naming both versions, and upgrading it back builds again
 #              (skipped when the archive has one version only)
-#   second     trixie: trixie-backports' linux-headers-amd64 (7.x) without
-#              its source gets no module and the 6.12 one stays; installing
+#   second     trixie: trixie-backports' linux-image-amd64 and
+#              linux-headers-amd64 (7.x) without its source: apt exits 0,
+#              no module for 7.x, the 6.12 one stays; installing
 #              linux-source-7.x then builds it (the package's trigger)
 #   remove     apt-get remove of both packages: dkms knows no rpcrdma-cm,
 #              modinfo finds the stock module for every kernel, none of
@@ -128,6 +130,7 @@ step_dkms() {
 	in_root - dkms status >"$LOGS/dkms-status.txt"
 	f=$(kernel_module "$KVER1")
 	v=$(in_root - modinfo -k "$KVER1" -F version rpcrdma)
+	MODVER=$v
 	if dkms_installed "$KVER1" && [[ $f == /lib/modules/$KVER1/updates/dkms/rpcrdma.ko* ]] && [ "$v" = "$VER" ]; then
 		result dkms PASS "$(grep -E "^rpcrdma-cm/" "$LOGS/dkms-status.txt" | head -1); modinfo: $f, version $v"
 	else
@@ -137,13 +140,18 @@ step_dkms() {
 }
 
 step_tools() {
-	local lua folders
+	local lua folders pv
 	if in_root "$LOGS/tools.log" rpcrdma-cm-probe --help; then
+		pv=$(in_root - rpcrdma-cm-probe --version)
+		if [ "$pv" != "rpcrdma-cm-probe $MODVER" ]; then
+			result tools FAIL "rpcrdma-cm-probe --version says '$pv', modinfo of the module says '$MODVER'"
+			return 1
+		fi
 		lua=$(in_root - dpkg -L rpcrdma-cm-tools | grep '\.lua$')
 		deb_apt "$ROOT" "$LOGS/tools.log" install --no-install-recommends tshark
 		folders=$(in_root - tshark -G folders | sed -n 's/^Global Lua Plugins:[[:space:]]*//p')
 		if [ -n "$lua" ] && [ "$(dirname "$lua")" = "$folders" ]; then
-			result tools PASS "rpcrdma-cm-probe --help exit 0; $lua is in tshark's Global Lua Plugins folder ($folders)"
+			result tools PASS "rpcrdma-cm-probe --help exit 0, --version '$pv' as modinfo; $lua is in tshark's Global Lua Plugins folder ($folders)"
 		else
 			result tools FAIL "dissector at '$lua', tshark reads system Lua plugins from '$folders'"
 		fi
@@ -238,9 +246,10 @@ step_second() {
 		result second SKIP "the second kernel, trixie-backports' 7.x, is tested in the trixie root"
 		return 0
 	fi
-	msg "[$REL] trixie-backports' linux-headers-amd64, then its linux-source"
-	deb_apt "$ROOT" "$log" install -t trixie-backports linux-headers-amd64 ||
-		{ result second FAIL "apt-get install -t trixie-backports linux-headers-amd64 failed (log: ${LOGS#"$TOP"/}/second.log)"; return 1; }
+	# a second kernel as an administrator adds one: image and headers
+	msg "[$REL] trixie-backports' linux-image-amd64 and linux-headers-amd64, then its linux-source"
+	deb_apt "$ROOT" "$log" install -t trixie-backports linux-image-amd64 linux-headers-amd64 ||
+		{ result second FAIL "apt-get install -t trixie-backports linux-image-amd64 linux-headers-amd64 failed (log: ${LOGS#"$TOP"/}/second.log)"; return 1; }
 	# 7.x's metapackage depends on linux-base-amd64 first
 	k2=$(in_root - dpkg-query -W -f='${Depends}' linux-headers-amd64 |
 		grep -o 'linux-headers-[^ ,]*' | head -1 | sed 's/^linux-headers-//')
@@ -248,9 +257,9 @@ step_second() {
 	why=$(grep -m1 "^rpcrdma-cm: not built for kernel $k2" "$log")
 	if [ -n "$k2" ] && [ "$k2" != "$KVER1" ] && ! dkms_installed "$k2" && dkms_installed "$KVER1" &&
 	   [[ $why == *"linux-source-$xy2"* ]]; then
-		result second PASS "headers of $k2 without linux-source-$xy2: apt exit 0, no module for $k2, $KVER1's kept: '$why'"
+		result second PASS "image and headers of $k2 without linux-source-$xy2: apt exit 0, no module for $k2, $KVER1's kept: '$why'"
 	else
-		result second FAIL "headers of '$k2': installed for it: $(dkms_installed "$k2" && echo yes || echo no), for $KVER1: $(dkms_installed "$KVER1" && echo yes || echo no), message '$why'"
+		result second FAIL "image and headers of '$k2': installed for it: $(dkms_installed "$k2" && echo yes || echo no), for $KVER1: $(dkms_installed "$KVER1" && echo yes || echo no), message '$why'"
 		return 1
 	fi
 	deb_apt "$ROOT" "$log" install -t trixie-backports "linux-source-$xy2" ||
@@ -319,7 +328,7 @@ test_release() {
 	OUT=$BUILD/deb/debtest-$REL
 	LOGS=$OUT/logs
 	SUMMARY=$OUT/summary.txt
-	KVER1='' KVER2=''
+	KVER1='' KVER2='' MODVER=''
 	exec 5>"$BUILD/deb/.debtest-$REL.lock"
 	flock -n 5 || die "another make debtest of $REL is running in this tree"
 	if ! ls "$DEBS"/rpcrdma-cm-dkms_"$VER"_all.deb "$DEBS"/rpcrdma-cm-tools_"$VER"_amd64.deb >/dev/null 2>&1; then
