@@ -17,6 +17,21 @@
 # EXIT trap (deb_cleanup) removes with rm_tree, and a run killed before
 # its trap ran leaves them to the next run's deb_roots_reap.
 
+# deb_unshare_check: stop with the way out when unshare cannot make the
+# mounts of a new namespace private, which deb_chroot and deb_tarball
+# need so that a root's /proc and /dev never show on the host. It cannot
+# in a chroot into a plain directory ("cannot change root filesystem
+# propagation": / is not a mount point there); make hosttest binds each
+# root onto itself for this reason.
+deb_unshare_check() {
+	[ -z "${DEB_UNSHARE_OK:-}" ] || return 0
+	# mmdebstrap --mode=root mounts too
+	need_pkgs mount
+	unshare --mount --propagation private -- true 2>/dev/null ||
+		die "unshare --mount --propagation private fails here: make deb and make debtest need root with CAP_SYS_ADMIN, and a / that is a mount point (in a chroot into a plain directory DIR, run mount --bind DIR DIR before chroot, as make hosttest does)"
+	DEB_UNSHARE_OK=1
+}
+
 # deb_version: the version of debian/changelog's first entry.
 deb_version() {
 	local v
@@ -62,6 +77,7 @@ deb_tarball() {
 	# makes in TMPDIR: in a mount namespace of its own, a killed
 	# mmdebstrap leaves no mount on the host, and its directory is
 	# reaped as a root is.
+	deb_unshare_check
 	if ! TMPDIR=$tmp unshare --mount --propagation private -- \
 		mmdebstrap --mode=root --variant="$variant" --format=tar \
 		${include:+--include="$include"} \
@@ -132,6 +148,7 @@ deb_chroot() {
 		printf '\n$ %s\n' "$*" >>"$log"
 	fi
 	need_pkgs mount # not Essential: a bare host may lack it
+	deb_unshare_check
 	unshare --mount --propagation private "${net[@]}" -- /bin/sh -ec '
 		r=$1 a=$2 home=$3
 		shift 3

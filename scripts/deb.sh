@@ -58,6 +58,7 @@ TARBALL_DAYS=7
 [ "$(id -u)" -eq 0 ] ||
 	die "make deb makes a Debian root (mmdebstrap, chroot): run it as root (sudo make deb)"
 need_pkgs mmdebstrap
+deb_unshare_check
 
 VER=$(deb_version) || exit 1
 

@@ -52,6 +52,7 @@ TARBALL_DAYS=7
 [ "$(id -u)" -eq 0 ] ||
 	die "make debtest makes Debian roots (mmdebstrap, chroot) and installs packages in them: run it as root"
 need_pkgs mmdebstrap dpkg-dev
+deb_unshare_check
 VER=$(deb_version) || exit 1
 
 # usrmerge: a path as merged /usr has it (packages may still list
