@@ -140,7 +140,7 @@ printf '  %s\n' "${results[@]}"
 if [ -n "${CHECK_DOC:-}" ]; then
 	{
 		echo "$total s in all, $failed step(s) failed: tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null),"
-		echo "$(date -u '+%Y-%m-%d %H:%M') UTC, $(. /etc/os-release && echo "$PRETTY_NAME"), $(nproc) cores,"
+		echo "finished $(date -u '+%Y-%m-%d %H:%M') UTC, $(. /etc/os-release && echo "$PRETTY_NAME"), $(nproc) cores,"
 		echo "load $load0 at the start, cache $cache0 at the start."
 		echo
 		printf '  %s\n' "${results[@]}" | "$TOP/scripts/doctables.sh" steps
