@@ -18,7 +18,7 @@
 # arguments, e.g. "W=1" or "C=1"; `make module W=1 C=1` works too, the
 # variables reach Kbuild through MAKEFLAGS), JOBS (default 2), FORCE=1 (rebuild
 # even when no input changed), RPCRDMA_CM_VERSION (the version stamped
-# into the module instead of git describe).
+# into the module instead of the tree's, tree_version in lib.sh).
 
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
@@ -44,10 +44,10 @@ exec 9>"$OUT/.build.lock"
 flock 9 || die "cannot lock $OUT/.build.lock"
 
 # The project version stamped into modinfo: RPCRDMA_CM_VERSION (dkms
-# passes its PACKAGE_VERSION), else git describe, else "unknown".
+# passes its PACKAGE_VERSION), else the tree's (tree_version), else
+# "unknown".
 version=${RPCRDMA_CM_VERSION:-}
-[ -n "$version" ] || [ ! -e "$TOP/.git" ] ||
-	version=$(git -C "$TOP" describe --always --dirty --tags 2>/dev/null)
+[ -n "$version" ] || version=$(tree_version)
 [ -n "$version" ] || version=unknown
 
 # Nothing to do when no input changed since the last successful build

@@ -401,8 +401,7 @@ kbuild_enter() {
 	[ -n "${KSRC:-}" ] || ksrc_fetch || true
 	msg "$KVER needs a $fam userland to build (host: $(host_family)); building in the $fam build root"
 	# git is not in the root: the version is read here.
-	[ -n "${RPCRDMA_CM_VERSION:-}" ] || [ ! -e "$TOP/.git" ] ||
-		RPCRDMA_CM_VERSION=$(git -C "$TOP" describe --always --dirty --tags 2>/dev/null)
+	[ -n "${RPCRDMA_CM_VERSION:-}" ] || RPCRDMA_CM_VERSION=$(tree_version)
 	export RPCRDMA_CM_VERSION
 	exec "$TOP/scripts/buildroot.sh" run "$fam" "$script" "$@"
 }

@@ -53,6 +53,24 @@ need_pkgs() {
 		fi
 	fi
 }
+# tree_version: the version a build from this tree carries, in modinfo
+# and in the probe's --version: debian/changelog's upstream version (as
+# the packages have it), plus "+g<commit>" in a git clone and ".dirty"
+# when it has uncommitted changes, so a tree build never claims to be a
+# release. Empty when there is no changelog.
+tree_version() {
+	local v c
+	v=$(sed -n '1s/^rpcrdma-cm (\([^)]*\)).*/\1/p' "$TOP/debian/changelog" 2>/dev/null)
+	v=${v#*:}
+	v=${v%-*}
+	[ -n "$v" ] || return 0
+	if [ -e "$TOP/.git" ] && c=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null); then
+		v+="+g$c"
+		git -C "$TOP" diff --quiet HEAD 2>/dev/null || v+=.dirty
+	fi
+	echo "$v"
+}
+
 mkdir -p "$BUILD"
 # shellcheck source=scripts/kernels.sh
 . "$TOP/scripts/kernels.sh"

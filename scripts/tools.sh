@@ -11,13 +11,12 @@
 # Variables: CC (default cc), CFLAGS (default -O2 -g), WERROR (default
 # -Werror; the package build sets it empty, so that a newer compiler's new
 # warning does not stop a build on a user's machine), RPCRDMA_CM_VERSION
-# (what --version prints; default: debian/changelog's upstream version,
-# the one DKMS stamps into the module; debian/rules passes the same
-# $(DEB_VERSION_UPSTREAM) it gives dh_dkms).
+# (what --version prints; default: the tree's version, tree_version in
+# lib.sh, which the module of a tree build carries too; debian/rules
+# passes the $(DEB_VERSION_UPSTREAM) it gives dh_dkms, so in the packages
+# the probe and modinfo both say the package's version).
 
 . "$(dirname "$0")/lib.sh"
-# shellcheck source=scripts/deb-lib.sh
-. "$TOP/scripts/deb-lib.sh"
 cd "$TOP" || exit 1
 
 CC=${CC:-cc}
@@ -31,14 +30,9 @@ BIN=$OUT/rpcrdma-cm-probe
 command -v "$CC" >/dev/null || need_pkgs gcc libc6-dev
 mkdir -p "$OUT"
 
-# debian/changelog's version without epoch and Debian revision, as
-# dpkg's DEB_VERSION_UPSTREAM has it
 version=${RPCRDMA_CM_VERSION:-}
-if [ -z "$version" ]; then
-	version=$(deb_version) || die "tools: no version for the probe (debian/changelog, above)"
-	version=${version#*:}
-	version=${version%-*}
-fi
+[ -n "$version" ] || version=$(tree_version)
+[ -n "$version" ] || die "tools: no version for the probe: debian/changelog does not start with 'rpcrdma-cm (<version>) ...'"
 case $version in
 *[!A-Za-z0-9.+~:-]* | '') die "tools: version '$version' is not a Debian version (letters, digits, . + ~ : -)" ;;
 esac
