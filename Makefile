@@ -122,7 +122,7 @@ patches: ## build/patches/: the work as a git format-patch series against PATCHE
 patches-check: patches ## apply the series patch by patch: build, checkpatch, KUnit, then VM scenarios 1 2 6 7 11 (PATCHES_VM=0: none)
 	@$(TOP)/scripts/patches.sh check
 
-check: ## CI's tier (30 min from nothing): KUnit, fuzz, build+lint per kernel, VM scenarios of kernels.tab's check column, dissector, package build
+check: ## CI's tier (30 min from nothing, 15 warm): KUnit, fuzz, build+lint per kernel, VM scenarios of kernels.tab's check column, dissector, package build (CHECK_KERNELS=, CHECK_SCENARIOS=, CHECK_DOC=cold|warm)
 	@$(TOP)/scripts/check.sh check
 
 check-full: ## everything: the full matrix, debug lane, soak, patch series, packages' install test, bare hosts
@@ -131,7 +131,7 @@ check-full: ## everything: the full matrix, debug lane, soak, patch series, pack
 errtest: ## provoke the first errors a user meets (no network, no space, not root, unknown release, unsupported host): each must say what to do
 	@$(TOP)/scripts/errtest.sh
 
-hosttest: ## fresh bookworm and trixie roots (git, make, ca-certificates only): clone, make demo, a bounded make check (HOSTTEST_HOSTS=)
+hosttest: ## fresh bookworm and trixie roots (git, make, ca-certificates only): clone, make demo, a bounded make check (HOSTTEST_HOSTS=, HOSTTEST_CHECK=0|full, HOSTTEST_DEMO=0, HOSTTEST_KEEP=1)
 	@$(TOP)/scripts/hosttest.sh
 
 clean: ## remove build/ (the cache outside the clone stays)
