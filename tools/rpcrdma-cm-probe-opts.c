@@ -477,10 +477,10 @@ static void probe_check_v2(const struct probe_seen *seen)
 	}
 	if (seen->sizes || seen->pdata || seen->no_pdata || opts.repeat ||
 	    seen->seed || opts.hold_ms || opts.nreads || opts.no_reply_buffer ||
-	    opts.reject || opts.json)
+	    opts.reject)
 		probe_bad_usage("--v2 takes none of %s%s",
 				"--send-size, --recv-size, --no-r, --pdata, --no-pdata, ",
-				"--repeat, --random-seed, --hold, --read, --no-reply-buffer, --reject, --json");
+				"--repeat, --random-seed, --hold, --read, --no-reply-buffer, --reject");
 	if (opts.v2_lim.rbsiz < RPCRDMA_XCHAR_DEFAULT_RBSIZ ||
 	    opts.v2_lim.rbsiz > opts.v2_lim.rbsiz_max)
 		probe_bad_usage("--rbsiz: %u..--rbsiz-max (%u); a peer assumes %u until told",
@@ -522,7 +522,9 @@ void probe_parse_args(int argc, char **argv)
 
 	opts.v2_lim.rbsiz = RPCRDMA_XCHAR_DEFAULT_RBSIZ;
 	opts.v2_lim.rbsiz_max = PROBE_V2_SLOT;
-	/* userspace registers no memory a peer may invalidate remotely */
+	/* no handle userspace can register survives remote invalidation
+	 * on both rxe and siw (Documentation/transport-properties.md)
+	 */
 	opts.v2_lim.reqreminv = false;
 	opts.v2_lim.brs = RPCRDMA_XCHAR_BKREQSUP_INLINE;
 	opts.v2_lim.fixed = 1U << RPCRDMA_XCHAR_PROP_REQREMINV |

@@ -10,7 +10,9 @@
 
 #define _GNU_SOURCE
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <arpa/inet.h>
 
@@ -75,10 +77,11 @@ static void probe_dump(const char *indent, const u8 *p, size_t len)
 		       len - end);
 }
 
-static void probe_json_str(const char *s)
+/* @len octets of @s as a JSON string */
+static void probe_json_strn(const char *s, size_t len)
 {
 	putchar('"');
-	for (; *s; s++) {
+	for (; len--; s++) {
 		if (*s == '"' || *s == '\\')
 			printf("\\%c", *s);
 		else if ((unsigned char)*s < 0x20)
@@ -87,6 +90,71 @@ static void probe_json_str(const char *s)
 			putchar(*s);
 	}
 	putchar('"');
+}
+
+static void probe_json_str(const char *s)
+{
+	probe_json_strn(s, strlen(s));
+}
+
+/* A value of a text line as JSON: decimal and 0x numbers as numbers */
+static void probe_json_value(const char *v, size_t len)
+{
+	bool hex = len > 2 && v[0] == '0' && v[1] == 'x';
+	size_t skip = hex ? 2 : 0;
+
+	if (len > skip && len - skip <= (hex ? 8 : 10) &&
+	    strspn(v + skip, hex ? "0123456789abcdef" : "0123456789") >=
+	    len - skip) {
+		printf("%llu", strtoull(v, NULL, hex ? 16 : 10));
+		return;
+	}
+	probe_json_strn(v, len);
+}
+
+/**
+ * probe_print_kv_json - Print a "WORD KEY=VALUE ..." line as one JSON object
+ * @line: the text form, without a newline
+ *
+ * The first word becomes "event" (and, with a value, a member of its
+ * own name); every KEY=VALUE a member, '-' in keys turned into '_',
+ * decimal values (up to 10 digits) and 0x hex ones (up to 8) as
+ * numbers; a word without a value is true. "why=" is last and takes the rest of the line, so
+ * that the text and JSON forms of --v2 can never say different things.
+ */
+void probe_print_kv_json(const char *line)
+{
+	const char *p = line, *end, *eq;
+	bool first = true;
+	size_t i, klen;
+
+	putchar('{');
+	for (;;) {
+		p += strspn(p, " ");
+		if (!*p)
+			break;
+		end = strncmp(p, "why=", 4) ? p + strcspn(p, " ") :
+					     p + strlen(p);
+		eq = memchr(p, '=', end - p);
+		klen = (eq ? eq : end) - p;
+		if (first) {
+			printf("\"event\":");
+			probe_json_strn(p, klen);
+		}
+		if (eq || !first) {
+			printf(",\"");
+			for (i = 0; i < klen; i++)
+				putchar(p[i] == '-' ? '_' : p[i]);
+			printf("\":");
+			if (eq)
+				probe_json_value(eq + 1, end - eq - 1);
+			else
+				printf("true");
+		}
+		first = false;
+		p = end;
+	}
+	printf("}\n");
 }
 
 static const char *probe_status_text(enum rpcrdma_pdata_status status)

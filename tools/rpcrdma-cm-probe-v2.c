@@ -97,15 +97,22 @@ static u64 v2_get64(struct v2_xdr *x)
 	return hi << 32 | v2_get(x);
 }
 
+/* One "v2 ..." line of KEY=VALUE words, or with --json the same as
+ * one JSON object (probe_print_kv_json()): only "why=" may hold blanks,
+ * and it comes last.
+ */
 static void v2_say(const char *fmt, ...)
 {
+	char line[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("v2 ", stdout);
-	vprintf(fmt, ap);
-	putchar('\n');
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	if (opts.json)
+		probe_print_kv_json(line);
+	else
+		printf("v2 %s\n", line);
 }
 
 static const char *v2_role(const struct probe_v2 *v)
@@ -152,7 +159,7 @@ static int v2_send(struct probe_v2 *v, const char *what, u32 xid, u32 len,
 static int v2_send_opt(struct probe_v2 *v, u32 xid, u32 opttype,
 		       const u8 *info, int infolen)
 {
-	int len;
+	int len, ret;
 
 	if (infolen < 0) {
 		snprintf(v->why, sizeof(v->why), "cannot encode %s: %s",
@@ -166,7 +173,10 @@ static int v2_send_opt(struct probe_v2 *v, u32 xid, u32 opttype,
 		snprintf(v->why, sizeof(v->why), "cannot encode the header");
 		return len;
 	}
-	return v2_send(v, rpcrdma_xchar_opt_name(opttype), xid, len, 0);
+	ret = v2_send(v, rpcrdma_xchar_opt_name(opttype), xid, len, 0);
+	if (!ret && opttype <= PROBE_V2_ROPT_MAX)
+		v->opt_sent[opttype]++;
+	return ret;
 }
 
 static int v2_send_connprop(struct probe_v2 *v)
@@ -259,7 +269,7 @@ static int v2_request(struct probe_v2 *v)
 	v->request_sent = true;
 	ret = rpcrdma_xchar_ep_request(&v->ep, ++v->xid, &want, 1);
 	if (ret) {
-		v2_say("request role=%s rbsiz=%u refused=%s", v2_role(v),
+		v2_say("request role=%s rbsiz=%u refused=1 why=%s", v2_role(v),
 		       want.value, strerror(-ret));
 		return 0;
 	}
@@ -275,7 +285,7 @@ static int v2_update(struct probe_v2 *v)
 
 	if (ret) {
 		v->update_sent = true;
-		v2_say("raise role=%s rbsiz=%u refused=%s", v2_role(v),
+		v2_say("raise role=%s rbsiz=%u refused=1 why=%s", v2_role(v),
 		       opts.v2_update_rbsiz, strerror(-ret));
 		return 0;
 	}
@@ -382,6 +392,8 @@ static int v2_on_optional(struct probe_v2 *v, const u8 *m, u32 len)
 	if (st)
 		return v2_bad_xdr(v, (u32)m[0] << 24 | m[1] << 16 | m[2] << 8 |
 				  m[3], "RDMA2_OPTIONAL", st);
+	if (h.opttype <= PROBE_V2_ROPT_MAX)
+		v->opt_recv[h.opttype]++;
 	switch (h.opttype) {
 	case RPCRDMA_XCHAR_ROPT_CONNPROP:
 		return v2_on_connprop(v, &h);
@@ -523,9 +535,11 @@ static int v2_answer_call(struct probe_v2 *v, const u8 *m, u32 len, u32 proc)
 	       v2_role(v), xid, len, rpc_len, ck.pos0 ? "pos0" : "inline",
 	       ck.reply ? ck.reply_len : 0, ck.inv);
 
+	v->nulls++;
+	v->pos0 += ck.pos0;
 	v2_init(&call, (u8 *)rpc, rpc_len, 0);
 	if (v2_get(&call) != xid || v2_get(&call) != 0 || rpc_len < V2_RPC_CALL)
-		return v2_bad_xdr(v, xid, "RPC Call", RPCRDMA_XCHAR_BAD_XDR);
+		return v2_bad_xdr(v, xid, "RPC-Call", RPCRDMA_XCHAR_BAD_XDR);
 	pad = rpc_len - V2_RPC_CALL;
 
 	v2_init(&rep, rpc_out, PROBE_V2_SLOT, 0);
@@ -569,6 +583,7 @@ static int v2_answer_call(struct probe_v2 *v, const u8 *m, u32 len, u32 proc)
 	v2_put(&x, RPCRDMA_XCHAR_PROC_NOMSG);
 	v2_put_chunks(&x, RPCRDMA_XCHAR_REPLY, inv, &out);
 	hdr = x.pos;
+	v->reply_chunks++;
 	return v2_send(v, "RDMA2_NOMSG reply=chunk", xid, hdr, inv);
 }
 
@@ -762,6 +777,9 @@ static int v2_null_reply(struct probe_v2 *v, u32 xid, u32 pad)
 	       xid, rx.len, proc == RPCRDMA_XCHAR_PROC_NOMSG ? "chunk" :
 	       "inline", rpc_len, ok ? "ok" : "bad", rx.inv);
 	ret = v2_recycle(v, rx.slot);
+	v->echo_ok += ok;
+	v->echo_bad += !ok;
+	v->reply_chunks += proc == RPCRDMA_XCHAR_PROC_NOMSG;
 	if (!ok) {
 		v->violations++;
 		snprintf(v->why, sizeof(v->why), "NULL xid %u: bad Reply",
@@ -828,14 +846,25 @@ static int v2_null_call(struct probe_v2 *v, u32 size)
 		      "RDMA2_MSG call=inline", xid, x.pos, 0);
 	if (ret)
 		return ret;
+	v->nulls++;
+	v->pos0 += ck.pos0;
 
 	return v2_null_reply(v, xid, pad);
 }
 
 static void v2_summary(const struct probe_v2 *v, const char *result)
 {
+	const u32 *s = v->opt_sent, *r = v->opt_recv;
+
 	v2_say("result=%s role=%s sends=%lu recvs=%lu violations=%lu",
 	       result, v2_role(v), v->sends, v->recvs, v->violations);
+	v2_say("sent role=%s connprop=%u reqprop=%u resprop=%u updprop=%u",
+	       v2_role(v), s[1], s[2], s[3], s[4]);
+	v2_say("received role=%s connprop=%u reqprop=%u resprop=%u updprop=%u",
+	       v2_role(v), r[1], r[2], r[3], r[4]);
+	v2_say("nulls role=%s calls=%u pos0=%u reply-chunks=%u echo-ok=%u echo-bad=%u",
+	       v2_role(v), v->nulls, v->pos0, v->reply_chunks, v->echo_ok,
+	       v->echo_bad);
 	v2_say("final role=%s ignored=%u own-rbsiz=%u peer-rbsiz=%u limit=%u%s%s",
 	       v2_role(v), v->ep.ignored, v->ep.local.rbsiz, v->ep.peer.rbsiz,
 	       rpcrdma_xchar_ep_send_limit(&v->ep), v->why[0] ? " why=" : "",
@@ -927,7 +956,7 @@ static void v2_serve(struct probe_v2 *v)
 		ret = v2_step(v, 3600 * 1000);
 	} while (ret >= 0);
 	/* the client's disconnect is how a connection ends */
-	if (v->peer_gone || (v->broken && strstr(v->why, "flush")))
+	if (v->peer_gone || (v->broken && strcasestr(v->why, "flush")))
 		v->why[0] = '\0';
 	v2_summary(v, v->violations ? "violations" : "ok");
 	probe_v2_disconnect(v);
@@ -937,8 +966,11 @@ static void v2_serve(struct probe_v2 *v)
  * probe_v2_listen - Run the Version Two listener on @ai
  * @ai: address and port to listen on
  *
- * Serves one connection at a time, --count of them (or until --wait
- * seconds pass without a connect request).
+ * Serves connections one after another, without restarting: --count of
+ * them (or for ever), until --wait seconds pass without a connect
+ * request. Requests that come while one is served wait their turn
+ * (PROBE_V2_BACKLOG of them); one that fails before it is established
+ * counts as served, and the next is taken.
  *
  * Return: an exit code.
  */
@@ -952,7 +984,8 @@ enum probe_exit probe_v2_listen(const struct addrinfo *ai)
 		probe_err("rdma_create_id: %s", strerror(errno));
 		return PROBE_ERROR;
 	}
-	if (rdma_bind_addr(lid, ai->ai_addr) || rdma_listen(lid, 4)) {
+	if (rdma_bind_addr(lid, ai->ai_addr) ||
+	    rdma_listen(lid, PROBE_V2_BACKLOG)) {
 		probe_err("cannot listen on %s:%s: %s", opts.host, opts.port,
 			  strerror(errno));
 		rdma_destroy_id(lid);
@@ -975,10 +1008,10 @@ enum probe_exit probe_v2_listen(const struct addrinfo *ai)
 		} else {
 			v2_summary(&v, "not-connected");
 		}
-		if (v.c.id)
-			probe_v2_teardown(&v);
-		if (code != PROBE_OK)
+		if (!v.c.id)
 			break;
+		probe_v2_teardown(&v);
+		code = PROBE_OK;
 	}
 	rdma_destroy_id(lid);
 	return code;

@@ -275,11 +275,43 @@ int probe_v2_rdma(struct probe_v2 *v, bool write, u8 *local, u32 len,
 	return v2_poll_until(v, &v->rdma_busy, opts.timeout_ms);
 }
 
-/* A connect request that arrived while a connection was being served:
- * the listener takes it up next (probe_v2_accept()).
+/* Connect requests that came while the listener was busy with a
+ * connection: probe_v2_accept() takes them up in the order they came.
+ * One event channel carries every id's events, so no wait of the
+ * listener may drop one; as many wait as rdma_listen()'s backlog.
  */
-static struct probe_event v2_waiting_req;
-static bool v2_have_waiting_req;
+static struct probe_event v2_waiting[PROBE_V2_BACKLOG];
+static unsigned int v2_nwaiting;
+
+static void v2_hold_request(const struct probe_event *ev)
+{
+	if (v2_nwaiting == PROBE_V2_BACKLOG) {
+		rdma_reject(ev->id, NULL, 0);
+		rdma_destroy_id(ev->id);
+		return;
+	}
+	v2_waiting[v2_nwaiting++] = *ev;
+}
+
+/* probe_wait_on(), except that connect requests wait their turn */
+static int v2_wait_on(struct rdma_cm_id *id, int timeout_ms,
+		      struct probe_event *ev)
+{
+	long long deadline = probe_now_ms() + timeout_ms;
+	long long left;
+	int ret;
+
+	for (;;) {
+		left = deadline - probe_now_ms();
+		if (left <= 0)
+			return -ETIMEDOUT;
+		ret = probe_next_event(left, ev);
+		if (ret || ev->id == id)
+			return ret;
+		if (ev->type == RDMA_CM_EVENT_CONNECT_REQUEST)
+			v2_hold_request(ev);
+	}
+}
 
 /* CM events while a connection runs: its DISCONNECTED ends it */
 static int v2_cm_event(struct probe_v2 *v)
@@ -288,14 +320,8 @@ static int v2_cm_event(struct probe_v2 *v)
 
 	if (probe_next_event(0, &ev))
 		return 0;
-	if (ev.type == RDMA_CM_EVENT_CONNECT_REQUEST && !v2_have_waiting_req) {
-		v2_waiting_req = ev;
-		v2_have_waiting_req = true;
-		return 0;
-	}
 	if (ev.type == RDMA_CM_EVENT_CONNECT_REQUEST) {
-		rdma_reject(ev.id, NULL, 0);
-		rdma_destroy_id(ev.id);
+		v2_hold_request(&ev);
 		return 0;
 	}
 	if (ev.id == v->c.id && ev.type == RDMA_CM_EVENT_DISCONNECTED) {
@@ -408,16 +434,20 @@ bool probe_v2_disconnect(struct probe_v2 *v)
 	rdma_disconnect(v->c.id);
 	if (v->peer_gone)
 		return true;
-	return !probe_wait_on(v->c.id, opts.timeout_ms, &ev) &&
+	return !v2_wait_on(v->c.id, opts.timeout_ms, &ev) &&
 	       ev.type == RDMA_CM_EVENT_DISCONNECTED;
 }
 
 /**
- * probe_v2_accept - Wait for a connect request on @listen_id and accept it
+ * probe_v2_accept - Take the next connect request and accept it
  * @v: endpoint to fill; c.id becomes the new connection's id
- * @timeout_ms: how long to wait for the request, -1 for ever
+ * @timeout_ms: how long to wait for a request, -1 for ever
  *
- * Return: PROBE_OK, PROBE_TIMEOUT, or PROBE_ERROR with v->why set.
+ * A request that came while an earlier connection was served is taken
+ * first, in the order they came.
+ *
+ * Return: PROBE_OK, PROBE_TIMEOUT, or PROBE_ERROR with v->why set;
+ * v->c.id is set once a request was taken, whatever happened next.
  */
 enum probe_exit probe_v2_accept(struct probe_v2 *v, int timeout_ms)
 {
@@ -425,9 +455,11 @@ enum probe_exit probe_v2_accept(struct probe_v2 *v, int timeout_ms)
 	struct probe_event ev = { .type = RDMA_CM_EVENT_ADDR_ERROR };
 	int ret;
 
-	if (v2_have_waiting_req) {
-		ev = v2_waiting_req;
-		v2_have_waiting_req = false;
+	if (v2_nwaiting) {
+		ev = v2_waiting[0];
+		v2_nwaiting--;
+		memmove(v2_waiting, v2_waiting + 1,
+			v2_nwaiting * sizeof(v2_waiting[0]));
 	}
 	while (ev.type != RDMA_CM_EVENT_CONNECT_REQUEST) {
 		ret = probe_next_event(timeout_ms, &ev);
@@ -454,7 +486,7 @@ enum probe_exit probe_v2_accept(struct probe_v2 *v, int timeout_ms)
 		rdma_reject(v->c.id, NULL, 0);
 		return PROBE_ERROR;
 	}
-	ret = probe_wait_on(v->c.id, opts.timeout_ms, &ev);
+	ret = v2_wait_on(v->c.id, opts.timeout_ms, &ev);
 	if (ret || ev.type != RDMA_CM_EVENT_ESTABLISHED) {
 		snprintf(v->why, sizeof(v->why), "not established: %s",
 			 ret ? strerror(-ret) : rdma_event_str(ev.type));

@@ -44,6 +44,10 @@
 #define PROBE_V2_RECVS		4
 #define PROBE_V2_SLOT		65536
 #define PROBE_V2_NULLS		8
+/* --v2 --listen: rdma_listen() backlog, and requests held meanwhile */
+#define PROBE_V2_BACKLOG	4
+/* the largest rdma_opttype counted (ROPT_UPDPROP) */
+#define PROBE_V2_ROPT_MAX	RPCRDMA_XCHAR_ROPT_UPDPROP
 
 /* Exit codes, documented in rpcrdma-cm-probe(8) */
 enum probe_exit {
@@ -185,6 +189,12 @@ struct probe_v2 {
 	u32 err_low, err_high;		/* ERR_VERS, when it came */
 	bool err_vers;
 	unsigned long sends, recvs, violations;
+	/* for the counts line: ROPT messages by rdma_opttype; NULL Calls
+	 * sent (client) or answered (listener), those by Position-Zero
+	 * chunk, Replies by Reply chunk, and the client's echo checks
+	 */
+	u32 opt_sent[PROBE_V2_ROPT_MAX + 1], opt_recv[PROBE_V2_ROPT_MAX + 1];
+	u32 nulls, pos0, reply_chunks, echo_ok, echo_bad;
 	char why[256];
 };
 
@@ -233,6 +243,7 @@ void probe_print_request(unsigned long num, const char *peer,
 void probe_print_conn(unsigned long num, const char *event,
 		      const char *why);
 void probe_print_listen_tally(unsigned long requests, unsigned long done);
+void probe_print_kv_json(const char *line);
 
 /* rpcrdma-cm-probe-read.c */
 int probe_read_run(struct ibv_pd *pd, struct ibv_cq *cq, struct ibv_qp *qp,
