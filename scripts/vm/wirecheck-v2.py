@@ -15,14 +15,21 @@ Receive Buffer Size in force when it was sent: the size it announced
 last (4096 before it said anything), or, while the sender's request
 to lower it is pending, the size asked for (xcharext-03 Section 3.1).
 
-    wirecheck-v2.py [--lua FILE] [--home DIR] [--show] PCAP
+With --expect FILE (lines "CONN ROLE XID NAME LEN": the connection's
+number in the capture, client or listener, and what the probe printed
+for each Send) every Send the probes made must be found on the wire,
+and nothing else: a Send the decode misses would go unchecked.
+
+    wirecheck-v2.py [--lua FILE] [--home DIR] [--show] [--expect FILE] PCAP
 
 Prints one line per Version Two message with --show, then a summary;
-exit status 1 when a Send does not fit or nothing was found.
+exit status 1 when a Send does not fit, one is missing or extra, or
+nothing was found.
 """
 
 import argparse
 import os
+import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -156,14 +163,29 @@ def iwarp(out, partial, frame, src, dst, protos):
             out.append((fr, src, dst, n, info))
 
 
+PROCS = {0: 'RDMA2_MSG', 1: 'RDMA2_NOMSG', 4: 'RDMA2_ERROR'}
+OPTS = {1: 'ROPT_CONNPROP', 2: 'ROPT_REQPROP', 3: 'ROPT_RESPROP',
+        4: 'ROPT_UPDPROP'}
+
+
+def msg_name(info):
+    """The name rpcrdma-cm-probe --v2 prints for a message it sends"""
+    if info['proc'] == 5:
+        return OPTS.get(info['opttype'], 'RDMA2_OPTIONAL')
+    return PROCS.get(info['proc'], 'proc-%d' % info['proc'])
+
+
 class Peer:
     def __init__(self):
         self.rbsiz = DEFAULT_RBSIZ
         self.pending = None      # (xid, requested rbsiz) of its REQPROP
 
 
-def replay(msgs, show):
+def replay(msgs, show, found, opened=None):
+    """Replay @msgs; @found gets (conn, role, xid, name, len): frames,
+    @opened each connection's number: the frame of its client CONNPROP"""
     peers, checked, bad, counts = {}, 0, [], {}
+    conn, client = 0, None
     for frame, src, dst, n, info in msgs:
         if info is None:
             continue
@@ -171,14 +193,19 @@ def replay(msgs, show):
         # start again from the defaults (one connection at a time)
         if info['opttype'] == 1 and info['optdir'] == 0:
             peers[src], peers[dst] = Peer(), Peer()
+            conn, client = conn + 1, src
+            if opened is not None:
+                opened[conn] = frame
+        key = (conn, 'client' if src == client else 'listener', info['xid'],
+               msg_name(info), n)
+        found.setdefault(key, []).append(frame)
         s = peers.setdefault(src, Peer())
         r = peers.setdefault(dst, Peer())
         limit = r.rbsiz
         if s.pending and s.pending[1] and s.pending[1] < limit:
             limit = s.pending[1]
         checked += 1
-        name = {1: 'CONNPROP', 2: 'REQPROP', 3: 'RESPROP',
-                4: 'UPDPROP'}.get(info['opttype'], 'proc %d' % info['proc'])
+        name = msg_name(info)
         counts[name] = counts.get(name, 0) + 1
         ok = n <= limit
         if not ok:
@@ -207,12 +234,142 @@ def replay(msgs, show):
     return checked, bad, counts, peers
 
 
+def compare(expect_file, found):
+    """Sends the probes reported against those found: a list of FAILs"""
+    want = []
+    with open(expect_file) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 5:
+                want.append((int(w[0]), w[1], int(w[2]), w[3], int(w[4])))
+    left = {k: list(v) for k, v in found.items()}
+    out, near = [], None
+    for key in want:
+        if left.get(key):
+            near = left[key].pop(0)
+            continue
+        out.append('connection %d: the %s\'s %s xid=%d len=%d is not on '
+                   'the wire (%s)' % (key[0], key[1], key[3], key[2], key[4],
+                                      'after frame %s' % near if near else
+                                      'before any other'))
+    for key, frames in sorted(left.items()):
+        for fr in frames:
+            out.append('connection %d: frame %s, a %s xid=%d len=%d from the '
+                       '%s, was not reported by the probes' %
+                       (key[0], fr, key[3], key[2], key[4], key[1]))
+    if not want:
+        out.append('%s lists no Send' % expect_file)
+    return len(want), out
+
+
+def missing(expect_file, found):
+    """The Sends of @expect_file that @found lacks"""
+    want, left = [], {k: len(v) for k, v in found.items()}
+    with open(expect_file) as f:
+        for line in f:
+            w = line.split()
+            if len(w) != 5:
+                continue
+            key = (int(w[0]), w[1], int(w[2]), w[3], int(w[4]))
+            if left.get(key):
+                left[key] -= 1
+            else:
+                want.append(key)
+    return want
+
+
+def tcp_segments(pcap, env):
+    """Every TCP segment with data: (frame, (src, sport, dst, dport),
+    seq, payload, protocols tshark found in it, its Info column)"""
+    out = subprocess.run(['tshark', '-o', 'tcp.try_heuristic_first:TRUE',
+                          '-r', pcap, '-Y', 'tcp.len > 0', '-T', 'fields',
+                          '-E', 'separator=/t', '-e', 'frame.number',
+                          '-e', 'ip.src', '-e', 'tcp.srcport', '-e', 'ip.dst',
+                          '-e', 'tcp.dstport', '-e', 'tcp.seq_raw',
+                          '-e', 'tcp.payload', '-e', 'frame.protocols',
+                          '-e', '_ws.col.Info'], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, env=env, text=True).stdout
+    segs = []
+    for line in out.splitlines():
+        f = line.split('\t')
+        if len(f) < 9 or not f[6]:
+            continue
+        segs.append((f[0], (f[1], f[2], f[3], f[4]), int(f[5]),
+                     bytes.fromhex(f[6].replace(':', '')), f[7], f[8]))
+    return segs
+
+
+def stream_search(segs, opened, key):
+    """Find the Send @key in its connection's TCP byte stream, not in
+    tshark's MPA decode: the untagged DDP segment whose payload starts
+    with its rdma_xid, rdma_vers 2 and rdma_proc. Returns (frame, src,
+    dst, length, info, why) or None."""
+    conn, role, xid, name, _ = key
+    first = opened.get(conn)
+    tup = next((t for fr, t, *_ in segs if fr == first), None)
+    if tup is None:
+        return None
+    if role == 'listener':
+        tup = (tup[2], tup[3], tup[0], tup[1])
+    mine = [sg for sg in segs if sg[1] == tup]
+    base = min(sg[2] for sg in mine)
+    size = max(sg[2] - base + len(sg[3]) for sg in mine)
+    stream = bytearray(size)
+    for sg in mine:
+        off = sg[2] - base
+        stream[off:off + len(sg[3])] = sg[3]
+    proc = next((p for p, n in PROCS.items() if n == name), 5)
+    pat = struct.pack('>II', xid, 2)
+    at = stream.find(pat)
+    while at >= 0:
+        if at >= 20 and len(stream) >= at + 16 and \
+           struct.unpack('>I', stream[at + 12:at + 16])[0] == proc:
+            ctrl, rdmap = stream[at - 18], stream[at - 17] & 0x0f
+            mo = struct.unpack('>I', stream[at - 4:at])[0]
+            ulpdu = struct.unpack('>H', stream[at - 20:at - 18])[0]
+            if not ctrl & 0x80 and ctrl & 0x40 and mo == 0 and \
+               rdmap in RDMAP_SENDS:
+                break
+        at = stream.find(pat, at + 1)
+    if at < 0:
+        return None
+    seq = base + at - 20
+    carriers = [sg for sg in mine if sg[2] <= seq < sg[2] + len(sg[3])]
+    fr = carriers[0]
+    why = '; '.join('frame %s at TCP payload offset %d (%s; tshark: %s)' %
+                    (sg[0], seq - sg[2], sg[5], sg[4]) for sg in carriers)
+    info = {'xid': xid, 'proc': proc, 'opttype': None, 'optdir': -1,
+            'status': None, 'sets': [], 'subsets': []}
+    return (fr[0], tup[0], tup[2], ulpdu - DDP_UNTAGGED_HDR, info, why)
+
+
+def recover(args, env, msgs, found, opened):
+    """Sends of --expect that tshark's decode missed, found in the TCP
+    stream: only RDMA2_MSG/NOMSG/ERROR, whose size is all the replay
+    needs (a missed ROPT message would carry properties it needs)."""
+    extra = []
+    segs = None
+    for key in missing(args.expect, found):
+        if key[3] not in PROCS.values():
+            continue
+        if segs is None:
+            segs = tcp_segments(args.pcap, env)
+        hit = stream_search(segs, opened, key)
+        if hit:
+            extra.append(hit)
+            print('wire-v2: connection %d: the %s\'s %s xid=%d len=%d found '
+                  'only in the TCP stream: %s' % (key[0], key[1], key[3],
+                                                   key[2], hit[3], hit[5]))
+    return [m[:5] for m in extra]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--lua', default=os.path.join(
         TOP, 'tools/wireshark/rpcrdma_v2.lua'))
     ap.add_argument('--home', default=None)
     ap.add_argument('--show', action='store_true')
+    ap.add_argument('--expect', default=None)
     ap.add_argument('pcap')
     args = ap.parse_args()
     env = dict(os.environ)
@@ -228,7 +385,14 @@ def main():
     if rc:
         print('wire-v2 FAIL: tshark exited %d on %s' % (rc, args.pcap))
         return 1
-    checked, bad, counts, peers = replay(messages(pdml), args.show)
+    found, opened = {}, {}
+    msgs = messages(pdml)
+    checked, bad, counts, peers = replay(msgs, args.show, found, opened)
+    extra = recover(args, env, msgs, found, opened) if args.expect else []
+    if extra:
+        msgs = sorted(msgs + extra, key=lambda m: int(m[0]))
+        found = {}
+        checked, bad, counts, peers = replay(msgs, False, found)
     summary = ', '.join('%d %s' % (v, k) for k, v in sorted(counts.items()))
     print('wire-v2: %d Version Two Sends (%s), %d longer than the '
           'receiver\'s size in force; final sizes %s' %
@@ -238,7 +402,16 @@ def main():
         print('wire-v2 FAIL: ' + line)
     if not checked:
         print('wire-v2 FAIL: no Version Two message in %s' % args.pcap)
-    return 1 if bad or not checked else 0
+    unmatched = []
+    if args.expect:
+        nwant, unmatched = compare(args.expect, found)
+        print('wire-v2: the probes reported %d Sends, %d of them not found '
+              'on the wire, %d found that they did not report' %
+              (nwant, sum('is not on' in u for u in unmatched),
+               sum('was not reported' in u for u in unmatched)))
+        for line in unmatched[:10]:
+            print('wire-v2 FAIL: ' + line)
+    return 1 if bad or not checked or unmatched else 0
 
 
 if __name__ == '__main__':

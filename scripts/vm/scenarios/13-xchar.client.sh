@@ -1,11 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Scenario 13 (client guest): rpcrdma-cm-probe --v2 here against
-# rpcrdma-cm-probe --v2 --listen on the server guest (port 2006x; the
-# NFS mount only carries the srv control files). Each case checks both
-# probes' exit status, that neither sent a message longer than the
-# peer's size in force (violations=0), that every NULL Reply echoed its
-# Call, and the Receive Buffer Sizes each side ends with:
+# Scenario 13 (client guest): rpcrdma-cm-probe --v2 --json here against
+# rpcrdma-cm-probe --v2 --json --listen on the server guest (ports
+# 20061-20062; the NFS mount only carries the srv control files). One
+# listener serves the first two connections one after the other, without
+# a restart; the third needs a listener with options of its own:
 #   lower: the client asks the listener to lower to 2048 (granted at
 #          once); Calls of 3000 and 6000 go by Position-Zero chunk, the
 #          6000 Reply by Reply chunk;
@@ -14,7 +13,12 @@
 #          once the listener's are); Calls of 10000 and 12000;
 #   asked: the listener asks the client for 16384 and raises its own to
 #          8192; the client's Calls use up both sides' old receives.
-# The host then replays the capture (scripts/vm/wirecheck-v2.py).
+# Each side's closing objects (result, sent, received, nulls, final) must
+# be exactly the ones below: the state machines are deterministic, so
+# are the Calls the client adds while a raise waits for old receives.
+# Every Send both probes reported goes to the console as an
+# RPCRDMA-V2SENT line; the host replays the capture
+# (scripts/vm/wirecheck-v2.py) and must find each of them on the wire.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 P=/usr/local/bin/rpcrdma-cm-probe
@@ -23,57 +27,96 @@ P=/usr/local/bin/rpcrdma-cm-probe
 modprobe rdma_ucm || status probe FAIL "modprobe rdma_ucm failed"
 mount_nfs 4.2 || { finish; exit 1; }
 srv run /sbin/modprobe rdma_ucm >/dev/null
+CONN=0
 
-# v2pair NAME PORT "LISTENER ARGS" "CLIENT ARGS" "CLIENT WANT" "LISTENER WANT"
-# WANT: "own-rbsiz peer-rbsiz limit" of that side's final line.
-v2pair() {
-	step "v2 $1: listener --v2 $3 / client --v2 $4"
+# listener PORT COUNT "ARGS": start one on the server guest
+listener() {
 	# shellcheck disable=SC2086
-	srv run $P --v2 --listen "$2" --count 1 --wait 60 $3 \>/tmp/v2l.$2 2\>\&1 \& >/dev/null
+	srv run $P --v2 --json --listen "$1" --count "$2" --wait 60 $3 \>/tmp/v2l.$1 2\>\&1 \& >/dev/null
 	_k=0
-	until srv run cat /tmp/v2l.$2 | grep -q '^v2 listening'; do
+	until srv run cat /tmp/v2l.$1 | grep -q '"event":"listening"'; do
 		_k=$((_k + 1))
 		[ $_k -lt 50 ] || break
 		usleep 200000
-	done
-	# shellcheck disable=SC2086
-	$P --v2 $4 "$VM_SERVER_IP:$2" >/tmp/v2c.$2 2>&1
-	_rc=$?
-	_k=0
-	while ! srv run cat /tmp/v2l.$2 >/tmp/v2l 2>&1 || ! grep -q '^v2 final' /tmp/v2l; do
-		_k=$((_k + 1))
-		[ $_k -lt 50 ] || break
-		usleep 200000
-	done
-	echo "RPCRDMA-PROBE: $1 client: $(tr '\n' '|' </tmp/v2c.$2 | head -c 3000)"
-	echo "RPCRDMA-PROBE: $1 listener: $(tr '\n' '|' </tmp/v2l | head -c 3000)"
-	for _side in client listener; do
-		if [ $_side = client ]; then _f=/tmp/v2c.$2 _w=$5; else _f=/tmp/v2l _w=$6; fi
-		_res=$(grep '^v2 result=' $_f | tail -n 1)
-		_fin=$(grep '^v2 final' $_f | tail -n 1)
-		_got="$(kv "$_fin" own-rbsiz) $(kv "$_fin" peer-rbsiz) $(kv "$_fin" limit)"
-		check "$1-$_side" "$_res" [ "$(kv "$_res" result):$(kv "$_res" violations)" = "ok:0" ]
-		check "$1-$_side-sizes" "own/peer/limit $_got (want $_w)" [ "$_got" = "$_w" ]
-	done
-	check "$1-client-exit" "client exit $_rc (want 0)" [ "$_rc" -eq 0 ]
-	_ok=$(grep -c 'echo=ok' /tmp/v2c.$2)
-	_bad=$(grep -c 'echo=bad' /tmp/v2c.$2)
-	_pos0=$(grep -c 'call=pos0' /tmp/v2c.$2)
-	_rchunk=$(grep -c 'reply=chunk' /tmp/v2c.$2)
-	_v=no
-	[ "$_ok" -gt 0 ] && [ "$_bad" -eq 0 ] && _v=yes
-	check "$1-null" "$_ok NULL Replies echoed, $_bad wrong; $_pos0 Calls by Position-Zero chunk, $_rchunk Replies by Reply chunk" \
-		[ $_v = yes ]
-	for _m in ROPT_CONNPROP ROPT_REQPROP ROPT_RESPROP ROPT_UPDPROP; do
-		status "$1-$_m" INFO "client sent $(grep -c "send=$_m" /tmp/v2c.$2), listener sent $(grep -c "send=$_m" /tmp/v2l)"
 	done
 }
 
-v2pair lower 20061 "" "--request rbsiz=2048 --null 100,3000,6000" \
-	"4096 2048 2048" "2048 4096 4096"
-v2pair raise 20062 "" "--update rbsiz=16384 --request rbsiz=8192 --null 10000,12000" \
-	"16384 8192 8192" "8192 16384 16384"
-v2pair asked 20063 "--request rbsiz=16384 --update rbsiz=8192" \
-	"--null 100,5000,7000,100,100,100,100" "16384 8192 8192" "8192 16384 16384"
+# closing FILE NUM: the closing objects of the NUM-th connection in FILE
+# (a client's file has one), without their "role"
+closing() {
+	awk -v n="$2" '/"event":"connected"/ { c++ } c == n' "$1" |
+		grep -E '^\{"event":"(result|sent|received|nulls|final)"' |
+		sed 's/"role":"[a-z]*",//'
+}
+
+# v2pair NAME PORT NUM "CLIENT ARGS" CLIENT-WANT LISTENER-WANT: run the
+# client against the listener on PORT, whose NUM-th connection it is.
+# WANT: "SENDS RECVS | CONNPROP REQPROP RESPROP UPDPROP sent |
+# the same received | CALLS POS0 REPLY-CHUNKS ECHO-OK | OWN PEER LIMIT".
+v2pair() {
+	step "v2 $1: client --v2 $4 (connection $3 of the listener on $2)"
+	CONN=$((CONN + 1))
+	# shellcheck disable=SC2086
+	$P --v2 --json $4 "$VM_SERVER_IP:$2" >/tmp/v2c.$1 2>&1
+	_rc=$?
+	_k=0
+	while ! srv run cat /tmp/v2l.$2 >/tmp/v2l 2>&1 ||
+		[ "$(grep -c '"event":"final"' /tmp/v2l)" -lt "$3" ]; do
+		_k=$((_k + 1))
+		[ $_k -lt 50 ] || break
+		usleep 200000
+	done
+	echo "RPCRDMA-PROBE: $1 client: $(tr '\n' '|' </tmp/v2c.$1 | head -c 6000)"
+	echo "RPCRDMA-PROBE: $1 listener: $(awk -v n="$3" '/"event":"connected"/ { c++ } c == n' /tmp/v2l | tr '\n' '|' | head -c 6000)"
+	check "$1-client-exit" "client exit $_rc (want 0)" [ "$_rc" -eq 0 ]
+	closing /tmp/v2c.$1 1 >/tmp/v2c.got
+	closing /tmp/v2l "$3" >/tmp/v2l.got
+	want "$5" >/tmp/v2c.want
+	want "$6" >/tmp/v2l.want
+	for _side in client listener; do
+		_f=/tmp/v2c
+		[ $_side = listener ] && _f=/tmp/v2l
+		check "$1-$_side" "$(tr '\n' ' ' <$_f.got)(want $(tr '\n' ' ' <$_f.want))" \
+			cmp -s $_f.got $_f.want
+	done
+	for _f in /tmp/v2c.$1 /tmp/v2l; do
+		[ $_f = /tmp/v2l ] && _n=$3 || _n=1
+		awk -v n="$_n" '/"event":"connected"/ { c++ } c == n' $_f |
+			sed -n 's/^{"event":"send","send":"\([A-Z0-9_]*\)".*"role":"\([a-z]*\)","xid":\([0-9]*\),"len":\([0-9]*\).*/\2 \3 \1 \4/p' |
+			while read -r _r _x _m _l; do
+				echo "RPCRDMA-V2SENT: $CONN $_r $_x $_m $_l"
+			done
+	done
+}
+
+# want "SENDS RECVS | ... | OWN PEER LIMIT": the closing objects that
+# spell, in the order the probe prints them
+want() {
+	echo "$1" | {
+		IFS='|' read -r _sr _sent _recv _nulls _fin
+		set -- $_sr
+		echo "{\"event\":\"result\",\"result\":\"ok\",\"sends\":$1,\"recvs\":$2,\"violations\":0}"
+		set -- $_sent
+		echo "{\"event\":\"sent\",\"connprop\":$1,\"reqprop\":$2,\"resprop\":$3,\"updprop\":$4}"
+		set -- $_recv
+		echo "{\"event\":\"received\",\"connprop\":$1,\"reqprop\":$2,\"resprop\":$3,\"updprop\":$4}"
+		set -- $_nulls
+		echo "{\"event\":\"nulls\",\"calls\":$1,\"pos0\":$2,\"reply_chunks\":$3,\"echo_ok\":$4,\"echo_bad\":0}"
+		set -- $_fin
+		echo "{\"event\":\"final\",\"ignored\":0,\"own_rbsiz\":$1,\"peer_rbsiz\":$2,\"limit\":$3}"
+	}
+}
+
+listener 20061 2 ""
+v2pair lower 20061 1 "--request rbsiz=2048 --null 100,3000,6000" \
+	"6 6 | 1 1 0 0 | 1 0 1 0 | 4 2 1 4 | 4096 2048 2048" \
+	"6 6 | 1 0 1 0 | 1 1 0 0 | 4 2 1 0 | 2048 4096 4096"
+v2pair raise 20061 2 "--update rbsiz=16384 --request rbsiz=8192 --null 10000,12000" \
+	"9 8 | 1 1 0 1 | 1 0 1 0 | 6 2 0 6 | 16384 8192 8192" \
+	"8 9 | 1 0 1 0 | 1 1 0 1 | 6 2 0 0 | 8192 16384 16384"
+listener 20062 1 "--request rbsiz=16384 --update rbsiz=8192"
+v2pair asked 20062 1 "--null 100,5000,7000,100,100,100,100" \
+	"9 10 | 1 0 1 0 | 1 1 0 1 | 7 2 2 7 | 16384 8192 8192" \
+	"10 9 | 1 1 0 1 | 1 0 1 0 | 7 2 2 0 | 8192 16384 16384"
 umount_nfs
 finish

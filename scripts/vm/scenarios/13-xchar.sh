@@ -22,7 +22,8 @@ sc_run() {
 }
 
 # sc_wire_v2 RUN: replay the pair's capture (scripts/vm/wirecheck-v2.py):
-# every Version Two Send must fit the receiver's size in force.
+# every Send the probes reported (the client guest's RPCRDMA-V2SENT
+# lines) must be on the wire, and fit the receiver's size in force.
 sc_wire_v2() {
 	local dir=$VM_RUNDIR/$SC_NUM-$1 out
 	if [ ! -s "$dir/wire.pcap" ]; then
@@ -31,8 +32,10 @@ sc_wire_v2() {
 		return
 	fi
 	mkdir -p "$dir/tshark-home"
+	grep -aoE 'RPCRDMA-V2SENT: [0-9]+ [a-z]+ [0-9]+ [A-Z0-9_]+ [0-9]+' \
+		"$dir/client.log" | cut -d' ' -f2- >"$dir/v2-sent.txt"
 	out=$(python3 "$VMDIR/wirecheck-v2.py" --show --home "$dir/tshark-home" \
-		"$dir/wire.pcap" 2>&1)
+		--expect "$dir/v2-sent.txt" "$dir/wire.pcap" 2>&1)
 	local rc=$?
 	printf '%s\n' "$out" >"$dir/wire-v2.txt"
 	grep -v '^wire-v2: frame' <<<"$out" | sed 's/^/    /' >&2
