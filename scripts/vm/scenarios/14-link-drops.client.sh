@@ -21,10 +21,10 @@ mount_nfs 4.2 || { finish; exit 1; }
 mkdir -p "$DIR" || { status mkdir FAIL "cannot create $DIR"; finish; exit 1; }
 status rxe INFO "rdma_rxe: ${RXE_MODULE:-stock} (VM_RXE), transport $VM_RDMA"
 
-# fio_loop: passes until /tmp/ld.stop; "<pass> <exit status>" per pass in
-# /tmp/ld.passes, fio's report and messages in /tmp/ld.<pass>.txt (a
-# verify failure is a message on stderr, "crc32c: verify failed at ...",
-# and err=84, EILSEQ, in the report)
+# fio_loop: passes until /tmp/ld.stop, then /tmp/ld.ended; "<pass> <exit
+# status>" per pass in /tmp/ld.passes, fio's report and messages in
+# /tmp/ld.<pass>.txt (a verify failure is a message on stderr, "crc32c:
+# verify failed at ...", and err=84, EILSEQ, in the report)
 fio_loop() {
 	_p=0
 	while [ ! -e /tmp/ld.stop ]; do
@@ -35,6 +35,7 @@ fio_loop() {
 			>"/tmp/ld.$_p.txt" 2>&1
 		echo "$_p $?" >>/tmp/ld.passes
 	done
+	: >/tmp/ld.ended
 }
 passes() { _n=$(grep -c . /tmp/ld.passes 2>/dev/null); echo "${_n:-0}"; }
 : >/tmp/ld.passes
@@ -77,8 +78,20 @@ wait_passes() {
 	done
 }
 
+# done_steps N: stop fio after its current pass and judge the passes
+# (at least N, all exit 0, no verify error). A pass that does not end
+# within RMAX s means the mount stopped answering again: judged as a
+# hang, not waited for (wait would keep the run until the host's
+# timeout).
 done_steps() {
 	: >/tmp/ld.stop
+	_w=0
+	while [ ! -e /tmp/ld.ended ] && [ $_w -lt "$RMAX" ]; do
+		sleep 1
+		_w=$((_w + 1))
+	done
+	[ -e /tmp/ld.ended ] ||
+		abort "fio's pass $(($(passes) + 1)) did not end within ${RMAX} s of the last recovery"
 	wait "$FIO"
 	n=$(passes)
 	bad=$(awk '$2 != 0' /tmp/ld.passes | grep -c .)
@@ -91,9 +104,11 @@ done_steps() {
 	done
 }
 
+# abort [WHY]: the mount is hung (WHY, default: it did not recover after
+# a drop); fio cannot be stopped, only reported. Ends the script with the
+# client's last line, so the host stops the pair at once.
 abort() {
-	# the mount is hung: fio cannot be stopped, only reported
-	status fio-verify FAIL "not judged: the mount did not recover (fio passes so far: $(passes))"
+	status fio-verify FAIL "not judged: ${1:-the mount did not recover} (fio passes so far: $(passes))"
 	sed 's/^/RPCRDMA-DIAG: fio pass, exit status: /' /tmp/ld.passes
 	finish
 	exit 1

@@ -7,7 +7,10 @@
 # Over rxe it loads make rxe's rdma_rxe unless VM_RXE says otherwise:
 # Debian's (VM_RXE=stock) never recovers from the server's drop, the
 # failed send on its GSI QP (Documentation/investigations/
-# rxe-gsi-qp-link-drop.md), which this scenario then shows as a FAIL.
+# rxe-gsi-qp-link-drop.md), which this scenario then shows as a FAIL:
+# recover-s-link "no answer", LD_RECOVER_MAX s after the link came back,
+# and the client ends there (a hung fio is reported, not waited for).
+# The result line gives each drop's recovery time.
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -25,4 +28,11 @@ sc_run() {
 	fi
 	sc_pair linkdrop ours "" ours "" "$SCDIR/14-link-drops.client.sh" \
 		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
+	# the recoveries on the result line, PASS or FAIL
+	local d t rec=
+	for d in c-link s-link overlap; do
+		t=$(vm_status "$VM_CLOG" "recover-$d" 2>/dev/null | sed 's/ after the link came back//')
+		rec+="${rec:+, }$d ${t:-not reached}"
+	done
+	SC_DESC+="; recovery after the link came back: $rec"
 }
