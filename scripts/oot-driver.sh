@@ -17,15 +17,18 @@
 # (its fixes), oot_build, oot_check_module, oot_publish. They set and
 # use KBUILD_DIR, OOT_SRC, OUT, DEST, WORK, KO, LOG and JOBS.
 
-# oot_enter SOURCE ARGS...: prepare $KVER (headers, kernel source, a build
-# root of its family when the host cannot build it: the calling script
-# runs again there with ARGS) and set the paths; SOURCE is a file the
-# driver's source directory must have.
+# oot_enter SOURCE: prepare $KVER (headers, kernel source, a build root
+# of its family when the host cannot build it) and set the paths; SOURCE
+# is a file the driver's source directory must have. The calling script
+# runs again in the build root with the argument "upstream" when
+# OOT_UPSTREAM=1: the root's environment does not carry RXE_UPSTREAM or
+# SIW_UPSTREAM, and without it a trixie kernel's build from a bookworm
+# host had the fixes applied whatever was asked.
 oot_enter() {
-	local sentinel=$1
-	shift
+	local sentinel=$1 args=()
+	[ "${OOT_UPSTREAM:-0}" != 1 ] || args=(upstream)
 	[ -n "$KVER" ] || KVER=$(kver_default)
-	kbuild_enter "$@"
+	kbuild_enter "${args[@]}"
 	ensure_headers
 	ensure_ksrc
 	[ "${OOT_UPSTREAM:-0}" = 1 ] || need_pkgs coccinelle

@@ -43,6 +43,7 @@ rxe_fixes_id() {
 
 case ${1:-} in
 fixes-id) rxe_fixes_id; exit 0 ;;
+upstream) RXE_UPSTREAM=1 ;; # RXE_UPSTREAM=1 inside a build root (oot_enter)
 '') ;;
 *) die "usage: rxe.sh [fixes-id] (got '$1')" ;;
 esac
@@ -54,7 +55,7 @@ OOT_UPSTREAM=${RXE_UPSTREAM:-0}
 OOT_WARN_FATAL=1
 # shellcheck source=scripts/oot-driver.sh
 . "$TOP/scripts/oot-driver.sh"
-oot_enter rxe.c "$@"
+oot_enter rxe.c
 
 # 1. The kernel must provide what rxe's Kconfig entry depends on or
 #    selects; rxe itself is a module in Debian's kernels, which this one

@@ -18,13 +18,19 @@ set -e -o pipefail
 # shellcheck source=scripts/lib.sh
 . "$(dirname "$0")/lib.sh"
 
+case ${1:-} in
+upstream) SIW_UPSTREAM=1 ;; # SIW_UPSTREAM=1 inside a build root (oot_enter)
+'') ;;
+*) die "usage: siw.sh (got '$1')" ;;
+esac
+
 OOT_NAME=siw
 OOT_MODULE=siw
 OOT_KCONFIG=RDMA_SIW
 OOT_UPSTREAM=${SIW_UPSTREAM:-0}
 # shellcheck source=scripts/oot-driver.sh
 . "$TOP/scripts/oot-driver.sh"
-oot_enter siw_main.c "$@"
+oot_enter siw_main.c
 
 # 1. The kernel must provide what siw's own Kconfig entry depends on or
 #    selects (read from the source, so another series' list is used for
