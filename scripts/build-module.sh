@@ -128,10 +128,8 @@ xkey=$(transform_key)
 nrules=$(ls "$COCCI_DIR"/*.cocci | wc -l)
 # offline (DKMS, a package's build) the cache is neither read nor
 # written: apt remove must leave nothing behind
-if offline; then
-	XCACHE=/nonexistent
-fi
-if [ -z "${FORCE:-}" ] && [ -e "$XCACHE/$xkey/.done" ]; then
+offline && XCACHE=
+if [ -n "$XCACHE" ] && [ -z "${FORCE:-}" ] && [ -e "$XCACHE/$xkey/.done" ]; then
 	msg "applying $nrules semantic patches: their result for these sources is cached (${XCACHE#"$RPCRDMA_CM_CACHE"/}/$xkey)"
 	sed 's/^/==>   /' "$XCACHE/$xkey/rules.txt" >&2
 	rm -rf "$SRC"
@@ -140,7 +138,7 @@ else
 	msg "applying $nrules semantic patches (spatch)"
 	transform
 	# saved whole or not at all: a half-written entry has no .done
-	if ! offline && mkdir -p "$XCACHE" 2>/dev/null && tmp=$(mktemp -d "$XCACHE/.new.XXXXXX"); then
+	if [ -n "$XCACHE" ] && mkdir -p "$XCACHE" 2>/dev/null && tmp=$(mktemp -d "$XCACHE/.new.XXXXXX"); then
 		if cp -a "$SRC" "$tmp/src" && cp "$OUT/rules.txt" "$tmp/" && touch "$tmp/.done" &&
 		   mv -T "$tmp" "$XCACHE/$xkey" 2>/dev/null; then
 			# keep the 30 newest results

@@ -35,7 +35,7 @@ deb_unshare_check() {
 # deb_version: the version of debian/changelog's first entry.
 deb_version() {
 	local v
-	v=$(sed -n '1s/^rpcrdma-cm (\([^)]*\)).*/\1/p' "$TOP/debian/changelog")
+	v=$(changelog_version)
 	[ -n "$v" ] || { echo "error: debian/changelog does not start with 'rpcrdma-cm (<version>) ...'" >&2; return 1; }
 	echo "$v"
 }

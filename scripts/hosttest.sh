@@ -111,7 +111,7 @@ negotiated() {
 # row WHAT RESULT SECONDS LOG: a line of the report, and its row in
 # Documentation/testing.md's table.
 row() {
-	printf '%-8s %-30s %-4s %5d s  log %s' "$fam" "$1" "$2" "$3" "${4#"$TOP"/}"
+	report+=("$(printf '%-8s %-30s %-4s %5d s  log %s' "$fam" "$1" "$2" "$3" "${4#"$TOP"/}")")
 	doc_rows+=("$(printf '| %s | %s | %s | %d | %s | %s | %s |' "$fam" "$1" "$2" "$3" \
 		"$(git -C "$TOP" rev-parse --short HEAD)" "$(date -u '+%Y-%m-%d %H:%M')" "$load0")")
 }
@@ -155,8 +155,7 @@ for fam in $HOSTS; do
 		in_root "$root" "$OUT/$fam.demo.log" "cd /root/rpcrdma-cm && make demo" || r=FAIL
 		[ "$r" = FAIL ] || negotiated "$OUT/$fam.demo.log" || r="FAIL (no negotiation table)"
 		[ "$r" = PASS ] || failed=$((failed + 1))
-		row "make demo (from nothing)" "$r" $((SECONDS - t0)) "$OUT/$fam.demo.log" >"$OUT/row"
-		report+=("$(cat "$OUT/row")")
+		row "make demo (from nothing)" "$r" $((SECONDS - t0)) "$OUT/$fam.demo.log"
 	fi
 	case ${HOSTTEST_CHECK:-1} in
 	1)
@@ -174,8 +173,7 @@ for fam in $HOSTS; do
 		r=PASS
 		in_root "$root" "$OUT/$fam.check.log" "cd /root/rpcrdma-cm && $cmd" ||
 			{ r=FAIL; failed=$((failed + 1)); }
-		row "$what" "$r" $((SECONDS - t0)) "$OUT/$fam.check.log" >"$OUT/row"
-		report+=("$(cat "$OUT/row")")
+		row "$what" "$r" $((SECONDS - t0)) "$OUT/$fam.check.log"
 	fi
 	if [ "${HOSTTEST_KEEP:-0}" = 1 ]; then
 		msg "hosttest $fam: root kept in $root"

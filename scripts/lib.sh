@@ -53,6 +53,12 @@ need_pkgs() {
 		fi
 	fi
 }
+# changelog_version: the version of debian/changelog's first entry, or
+# nothing.
+changelog_version() {
+	sed -n '1s/^rpcrdma-cm (\([^)]*\)).*/\1/p' "$TOP/debian/changelog" 2>/dev/null
+}
+
 # tree_version: the version a build from this tree carries, in modinfo
 # and in the probe's --version: debian/changelog's upstream version (as
 # the packages have it), plus "+g<commit>" in a git clone and ".dirty"
@@ -60,7 +66,7 @@ need_pkgs() {
 # release. Empty when there is no changelog.
 tree_version() {
 	local v c
-	v=$(sed -n '1s/^rpcrdma-cm (\([^)]*\)).*/\1/p' "$TOP/debian/changelog" 2>/dev/null)
+	v=$(changelog_version)
 	v=${v#*:}
 	v=${v%-*}
 	[ -n "$v" ] || return 0

@@ -78,11 +78,25 @@ as_tshark_user() {
 	fi
 }
 
+# tally GEN NAME PCAP: GEN's check of $OUT/NAME.fields against
+# NAME.expect (PCAP as GEN names it), its mismatches shown, its counts
+# added to cases and failed.
+tally() {
+	local result n bad
+	python3 "$1" check --pcap "$3" "$OUT/$2.expect" "$OUT/$2.fields" >"$OUT/$2.check"
+	grep -v '^[0-9]* [0-9]*$' "$OUT/$2.check"
+	read -r -a result < <(tail -1 "$OUT/$2.check")
+	n=${result[0]:-0}
+	bad=${result[1]:-1}
+	cases=$((cases + n))
+	failed=$((failed + bad))
+	msg "wireshark: $2: $n frames, $bad wrong"
+}
+
 # run_pcap NAME: decode $OUT/NAME.pcap and compare with NAME.expect.
 # Adds to the cases and failed counters.
 run_pcap() {
-	local name=$1 pcap=$OUT/$1.pcap fields=() f rc n bad
-	local -a result
+	local name=$1 pcap=$OUT/$1.pcap fields=() f rc
 
 	for f in $(python3 "$GEN" fields) _ws.expert.message; do
 		fields+=(-e "$f")
@@ -109,15 +123,7 @@ run_pcap() {
 			"$OUT/$name.stderr" | sort | uniq -c | head -5
 		failed=$((failed + 1))
 	fi
-	python3 "$GEN" check --pcap "${pcap#"$TOP"/}" "$OUT/$name.expect" \
-		"$OUT/$name.fields" >"$OUT/$name.check"
-	grep -v '^[0-9]* [0-9]*$' "$OUT/$name.check"
-	read -r -a result < <(tail -1 "$OUT/$name.check")
-	n=${result[0]:-0}
-	bad=${result[1]:-1}
-	cases=$((cases + n))
-	failed=$((failed + bad))
-	msg "wireshark: $name: $n frames, $bad wrong"
+	tally "$GEN" "$name" "${pcap#"$TOP"/}"
 }
 
 # run_vm_pcaps: the pcaps of the newest VM run of each kernel
@@ -153,8 +159,7 @@ run_vm_pcaps() {
 # type, Receive Buffer Size values, subset positions and expert infos
 # must be the codec's verdict. Adds to the cases and failed counters.
 run_v2() {
-	local lib=$OUT/librpcrdma_xchar.so name f n bad rc fields=()
-	local -a result
+	local lib=$OUT/librpcrdma_xchar.so name f rc fields=()
 
 	"${CC:-cc}" -O2 -shared -fPIC -Wall -Wextra -Werror \
 		-Itools/fuzz/include -Iinclude \
@@ -183,15 +188,7 @@ run_v2() {
 			grep -v '^Running as user' "$OUT/$name.stderr" | head -5
 			failed=$((failed + 1))
 		fi
-		python3 "$GEN_V2" check --pcap "$name" "$OUT/$name.expect" \
-			"$OUT/$name.fields" >"$OUT/$name.check"
-		grep -v '^[0-9]* [0-9]*$' "$OUT/$name.check"
-		read -r -a result < <(tail -1 "$OUT/$name.check")
-		n=${result[0]:-0}
-		bad=${result[1]:-1}
-		cases=$((cases + n))
-		failed=$((failed + bad))
-		msg "wireshark: $name: $n frames, $bad wrong"
+		tally "$GEN_V2" "$name" "$name"
 	done <"$OUT/gen-v2.log"
 }
 
