@@ -125,7 +125,7 @@ patches-check: patches ## apply the series patch by patch: build, checkpatch, KU
 check: ## CI's tier (30 min from nothing, 15 warm): KUnit, fuzz, build+lint per kernel, VM scenarios of kernels.tab's check column, dissector, package build (CHECK_KERNELS=, CHECK_SCENARIOS=, CHECK_DOC=cold|warm)
 	@$(TOP)/scripts/check.sh check
 
-check-full: ## everything: the full matrix, debug lane, soak, patch series, packages' install test, bare hosts
+check-full: ## everything: the full matrix, debug lane, soak, patch series, packages' install test, bare hosts; each step is recorded in Documentation/testing.md (CHECK_UNTIL=<time>: start no step that would end later; CHECK_RESUME=1: carry steps that passed on the same code)
 	@$(TOP)/scripts/check.sh full
 
 errtest: ## provoke the first errors a user meets (no network, no space, not root, unknown release, unsupported host): each must say what to do

@@ -28,6 +28,17 @@
 # check only: cold for a fresh clone with an empty RPCRDMA_CM_CACHE, ci
 # for a fresh clone with the cache filled, as CI runs it, warm for a
 # clone that ran it before).
+#
+# The check-full ledger. check-full takes longer than a working session
+# on a 2-core machine (about 4 h from nothing), so it can be run in
+# parts. Each check-full step is written into Documentation/testing.md's
+# block "check-full" as soon as it ends: its result, seconds, and the
+# code key it ran on (code_key below). CHECK_RESUME=1 carries a step
+# whose last run passed on the same code key instead of running it
+# again; every other step runs. CHECK_UNTIL="<time>" (anything date -d
+# reads, e.g. 23:40) starts no step that its last recorded time says
+# would end after then; such steps are reported NOT RUN. The run passes
+# only when every step passed, in this run or carried.
 
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1
@@ -53,22 +64,87 @@ cache0=empty
 [ -z "$(ls -A "$RPCRDMA_CM_CACHE" 2>/dev/null)" ] ||
 	cache0=$(du -sh "$RPCRDMA_CM_CACHE" 2>/dev/null | cut -f1)
 nsteps=0
+ndone=0
+ncarried=0
+nnotrun=0
+LEDGER=$TOP/Documentation/testing.md
+
+# code_key: what a step's result depends on, as a short hash: every
+# tracked file but the prose and pictures (*.md, *.png), as committed.
+# Empty when such a file has uncommitted changes or the tree is not a
+# git clone: a result of code that no commit holds cannot be carried.
+code_key() {
+	[ -z "$(git -C "$TOP" status --porcelain -- . ':(exclude)*.md' ':(exclude)*.png' 2>/dev/null)" ] ||
+		return 0
+	git -C "$TOP" ls-tree -r HEAD 2>/dev/null | grep -vE '\.(md|png)$' | sha1sum | cut -c1-12
+}
+
+# ledger_rows: the block's step rows, "| name | result | s | key | when |"
+ledger_rows() {
+	"$TOP/scripts/doctables.sh" get "$LEDGER" check-full 2>/dev/null |
+		grep -E '^\| ' | grep -vE '^\| (step|---)'
+}
+
+# ledger_field NAME N: field N (2 result, 3 seconds, 4 key, 5 when) of
+# step NAME's row; empty when the step has none.
+ledger_field() {
+	ledger_rows | awk -F' [|] ' -v n="| $1" -v f="$2" \
+		'{ sub(/ [|]$/, "") } $1 == n { print $f; exit }'
+}
+
+# ledger_put NAME RESULT SECONDS: NAME's row replaced (or appended).
+ledger_put() {
+	local row rows
+	[ -n "$key" ] || return 0
+	row="| $1 | $2 | $3 | $key | $(date -u '+%Y-%m-%d %H:%M') |"
+	rows=$(ledger_rows | awk -F' [|] ' -v n="| $1" -v r="$row" \
+		'$1 == n { print r; done = 1; next } { print } END { if (!done) print r }')
+	{
+		echo "Each row is the last run of its step. Code key: the files of the"
+		echo "tree but \*.md and \*.png, as committed (scripts/check.sh code_key)."
+		echo
+		echo "| step | result | seconds | code key | finished (UTC) |"
+		echo "|---|---|---|---|---|"
+		printf '%s\n' "$rows"
+	} | "$TOP/scripts/doctables.sh" put "$LEDGER" check-full ||
+		warn "could not record '$1' in Documentation/testing.md"
+}
 
 step() {
-	local name=$1 start rc
+	local name=$1 start rc est
 	shift
 	nsteps=$((nsteps + 1))
+	if [ "$tier" = full ]; then
+		if [ "${CHECK_RESUME:-0}" = 1 ] && [ -n "$key" ] && [ "$name" != "$DOCSTEP" ] &&
+		   [ "$(ledger_field "$name" 2)" = PASS ] && [ "$(ledger_field "$name" 4)" = "$key" ]; then
+			results+=("PASS  $name (carried: passed on this code at $(ledger_field "$name" 5) UTC, $(ledger_field "$name" 3) s)")
+			ncarried=$((ncarried + 1))
+			return 0
+		fi
+		est=$(ledger_field "$name" 3)
+		if [ -n "$until" ] && [ $(($(date +%s) + ${est:-0})) -gt "$until" ]; then
+			results+=("NOT RUN  $name (CHECK_UNTIL; last run took ${est:-?} s)")
+			nnotrun=$((nnotrun + 1))
+			return 0
+		fi
+	fi
 	msg "$tier step $nsteps: $name (at $(($(date +%s) - t_check)) s)"
 	start=$(date +%s)
 	"$@"
 	rc=$?
+	ndone=$((ndone + 1))
 	if [ $rc -eq 0 ]; then
 		results+=("PASS  $name ($(($(date +%s) - start)) s)")
 	else
 		results+=("FAIL  $name (exit $rc, $(($(date +%s) - start)) s)")
 		failed=$((failed + 1))
 	fi
+	[ "$tier" = full ] && [ "$name" != "$DOCSTEP" ] &&
+		ledger_put "$name" "$([ $rc -eq 0 ] && echo PASS || echo "FAIL (exit $rc)")" \
+			"$(($(date +%s) - start))"
+	return 0
 }
+
 
 # has_target T: the Makefile has target T (packaging lands on its own).
 has_target() { grep -qE "^$1:" "$TOP/Makefile"; }
@@ -78,12 +154,32 @@ if [ "$tier" = check ]; then
 else
 	: "${FUZZ_SECONDS:=60}"
 fi
+key=''
+until=''
+if [ "$tier" = full ]; then
+	key=$(code_key)
+	if [ -z "$key" ]; then
+		warn "files other than *.md and *.png have uncommitted changes: this run is not recorded in Documentation/testing.md, and CHECK_RESUME carries nothing"
+	else
+		msg "check-full: code key $key (results go into Documentation/testing.md, block check-full)"
+	fi
+	if [ -n "${CHECK_UNTIL:-}" ]; then
+		until=$(date -d "$CHECK_UNTIL" +%s 2>/dev/null) ||
+			die "CHECK_UNTIL=$CHECK_UNTIL: give a time date -d reads, e.g. 23:40"
+	fi
+	[ -z "${CHECK_KERNELS:-}${CHECK_SCENARIOS:-}" ] ||
+		die "CHECK_KERNELS and CHECK_SCENARIOS bound make check; check-full runs every kernel and scenario"
+elif [ -n "${CHECK_RESUME:-}${CHECK_UNTIL:-}" ]; then
+	die "CHECK_RESUME and CHECK_UNTIL are for make check-full"
+fi
+# the docs step reads the Markdown files: it is never carried
+DOCSTEP="documentation: README's kernel table matches kernels.tab, every relative link resolves"
 kernels=${CHECK_KERNELS:-$(ktab | awk -v c="$col" '$c != "-" {print $1}')}
 
 step "codec KUnit suites (make kunit)" make -s kunit
 step "codec fuzz, $FUZZ_SECONDS s (make fuzz)" make -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 step "probe build (make tools)" make -s tools
-step "documentation: README's kernel table matches kernels.tab, every relative link resolves" \
+step "$DOCSTEP" \
 	bash -c "'$TOP/scripts/doctables.sh' check && python3 '$TOP/scripts/doclinks.py'"
 step "first errors: no network, no space, not root, unknown release, unsupported host (make errtest)" \
 	make -s errtest
@@ -149,4 +245,12 @@ if [ -n "${CHECK_DOC:-}" ]; then
 		msg "summary written into Documentation/testing.md"
 fi
 [ $failed -eq 0 ] || { echo "$failed step(s) failed"; exit 1; }
-echo "all steps passed"
+if [ $nnotrun -gt 0 ]; then
+	echo "$nnotrun step(s) not run (CHECK_UNTIL): to go on, commit the recorded results and run make check-full CHECK_RESUME=1 on the same code"
+	exit 1
+fi
+if [ "$tier" = full ] && [ $ncarried -gt 0 ]; then
+	echo "all $nsteps steps passed on code key $key: $ndone in this run, $ncarried carried from earlier runs (Documentation/testing.md)"
+else
+	echo "all steps passed"
+fi
