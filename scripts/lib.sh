@@ -35,8 +35,9 @@ need_pkgs() {
 	# the scripts use is named.
 	local lock=(-o DPkg::Lock::Timeout=600 -o APT::Install-Recommends=false)
 	# A fresh root or cloud image ships without package lists: read
-	# them first rather than fail once and retry.
-	if ! compgen -G '/var/lib/apt/lists/*_Packages' >/dev/null; then
+	# them first rather than fail once and retry. (Images that keep them
+	# compressed hold *_Packages.lz4 or .gz.)
+	if ! compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null; then
 		msg "the host's package lists are empty; reading them (apt-get update)"
 		apt-get "${lock[@]}" update -q >"$BUILD/apt.log" 2>&1 ||
 			die "apt-get update failed: $(net_hint "$BUILD/apt.log")"
