@@ -94,15 +94,88 @@ VM_PIDS=()
 # kernel: Debian's image of $KVER unpacked into the cache. Sets
 # VM_KERNEL and VM_MODDIR (the pristine modules tree of that image).
 vm_need_host() {
-	need_pkgs busybox-static nfs-kernel-server nfs-common iproute2 kmod \
+	need_pkgs busybox-static iproute2 kmod \
 		rdma-core ibverbs-providers ibverbs-utils qemu-system-x86 ipxe-qemu seabios cpio binutils \
 		netbase libtirpc-common xz-utils
+	vm_nfs_pkgs
 	vm_qemu_ensure
 	kimage_ensure
 	VM_KERNEL=$KIMAGE_VMLINUZ
 	VM_MODDIR=$KIMAGE_MODDIR
 	[ -d "$VM_MODDIR/kernel" ] ||
 		die "no kernel/ in $VM_MODDIR; remove $(kimage_dir) and retry"
+}
+
+# The NFS packages whose programs the guests run. They are unpacked into
+# the cache, never installed: installing nfs-kernel-server and
+# nfs-common would enable and start an NFS server, rpcbind and statd on
+# the host, which a user running make demo did not ask for. Only their
+# libraries are installed; libraries start nothing.
+VM_NFS_PKGS=(nfs-kernel-server nfs-common)
+
+# vm_nfs_pkgs: VM_NFS_ROOT, the host release's VM_NFS_PKGS unpacked
+# into $RPCRDMA_CM_CACHE/guest-pkgs/, fetched again when apt's
+# candidate versions change.
+vm_nfs_pkgs() {
+	local dir want libs tmp deb
+	dir=$RPCRDMA_CM_CACHE/guest-pkgs/$(. /etc/os-release && echo "$VERSION_CODENAME")
+	want=$(vm_nfs_versions)
+	if [ -z "$want" ] && [ -s "$dir/.complete" ] && offline; then
+		VM_NFS_ROOT=$dir/root
+		return 0
+	fi
+	if [ -z "$want" ] && ! offline; then
+		msg "reading the host's package lists for ${VM_NFS_PKGS[*]} (apt-get update)"
+		apt-get -o DPkg::Lock::Timeout=600 update -q >"$BUILD/apt.log" 2>&1 ||
+			die "apt-get update failed: $(net_hint "$BUILD/apt.log")"
+		want=$(vm_nfs_versions)
+	fi
+	[ -n "$want" ] ||
+		die "apt knows no ${VM_NFS_PKGS[*]} for this host; check /etc/apt/sources.list (Debian's main)"
+	# their libraries (Depends: lib*), for ldd when the initramfs is built
+	mapfile -t libs < <(apt-cache depends --no-recommends --no-suggests --no-conflicts \
+		--no-breaks --no-replaces --no-enhances "${VM_NFS_PKGS[@]}" |
+		awk '$1 ~ /Depends:$/ && $2 ~ /^lib/ {print $2}' | sort -u)
+	need_pkgs "${libs[@]}"
+	VM_NFS_ROOT=$dir/root
+	[ "$(cat "$dir/.complete" 2>/dev/null)" = "$want" ] && return 0
+	offline && die "the guests' NFS programs (${VM_NFS_PKGS[*]}) are not in the cache and RPCRDMA_CM_OFFLINE=1 fetches nothing"
+	msg "fetching ${VM_NFS_PKGS[*]} for the guests (unpacked into the cache, not installed on this host)"
+	mkdir -p "$dir" || die "cannot create $dir"
+	tmp=$(mktemp -d "$dir/.new.XXXXXX") || die "cannot write in $dir"
+	(cd "$tmp" && apt-get download -q "${VM_NFS_PKGS[@]}") >"$BUILD/apt.log" 2>&1 ||
+		{ rm -rf "$tmp"; die "apt-get download ${VM_NFS_PKGS[*]} failed: $(net_hint "$BUILD/apt.log")"; }
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$tmp/root" ||
+			{ rm -rf "$tmp"; die "cannot unpack $deb"; }
+	done
+	rm -f "$tmp"/*.deb "$dir/.complete"
+	rm -rf "$dir/root"
+	mv "$tmp/root" "$dir/root" && rmdir "$tmp" && echo "$want" >"$dir/.complete" ||
+		die "cannot move the unpacked packages into $dir"
+}
+
+# vm_nfs_versions: apt's candidate versions of VM_NFS_PKGS, one line;
+# empty when apt knows one of them not.
+vm_nfs_versions() {
+	local p v out=''
+	for p in "${VM_NFS_PKGS[@]}"; do
+		v=$(apt-cache policy "$p" 2>/dev/null | awk '$1 == "Candidate:" {print $2}')
+		[ -n "$v" ] && [ "$v" != "(none)" ] || return 0
+		out+="$p=$v "
+	done
+	echo "${out% }"
+}
+
+# vm_nfs_bin PATH: the unpacked program of PATH (/usr/sbin/rpc.nfsd):
+# under /usr, or under / for a package of a release before the /usr
+# merge (bookworm's nfs-common: /sbin/mount.nfs).
+vm_nfs_bin() {
+	local f
+	for f in "$VM_NFS_ROOT$1" "$VM_NFS_ROOT${1#/usr}"; do
+		[ -x "$f" ] && { echo "$f"; return 0; }
+	done
+	die "${VM_NFS_PKGS[*]} of this host's release have no ${1##*/} (looked in $VM_NFS_ROOT)"
 }
 
 # vm_qemu_ensure: set VM_QEMU_BIN (and VM_QEMU_ARGS: firmware search

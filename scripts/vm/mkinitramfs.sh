@@ -23,11 +23,15 @@ base=$VMBUILD/base.cpio
 stampf=$VMBUILD/base.stamp
 
 # Binaries copied from the host (with their libraries).
-BINS=(
-	/usr/bin/kmod /usr/sbin/ip /usr/bin/rdma
-	/usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs
-	/usr/sbin/mount.nfs /usr/bin/ibv_devinfo /usr/sbin/nfsdcld
-)
+BINS=(/usr/bin/kmod /usr/sbin/ip /usr/bin/rdma /usr/bin/ibv_devinfo)
+# The NFS programs, from the packages unpacked into the cache
+# (vm_nfs_pkgs): the guests' path, then where the program is.
+NFS_BINS=()
+for b in /usr/sbin/rpc.nfsd /usr/sbin/rpc.mountd /usr/sbin/exportfs \
+	/usr/sbin/mount.nfs /usr/sbin/nfsdcld; do
+	p=$(vm_nfs_bin "$b") || exit 1
+	NFS_BINS+=("$b=$p")
+done
 # Extra binaries other tools want in the guest (e.g. a probe tool):
 # VM_EXTRA_BINS="path1 path2" (copied to /usr/local/bin).
 read -r -a EXTRA <<<"${VM_EXTRA_BINS:-}"
@@ -106,8 +110,8 @@ for m in $MODPATHS; do MODFILES+=("$VM_MODDIR/$m"); done
 stamp() {
 	local f
 	{
-		echo "v5 $KVER ${EXTRA[*]}${EXTRA_FILES[*]:+ files ${EXTRA_FILES[*]}}"
-		for f in "${BINS[@]}" "${EXTRA[@]}" "${EXTRA_SRCS[@]}" "${FILES[@]}" /usr/bin/busybox \
+		echo "v6 $KVER ${EXTRA[*]}${EXTRA_FILES[*]:+ files ${EXTRA_FILES[*]}}"
+		for f in "${BINS[@]}" "${NFS_BINS[@]#*=}" "${EXTRA[@]}" "${EXTRA_SRCS[@]}" "${FILES[@]}" /usr/bin/busybox \
 			"$VMDIR"/guest/* "${MODFILES[@]}"; do
 			stat -L -c '%n %s %Y' "$f"
 		done
@@ -145,6 +149,9 @@ done < <(/usr/bin/busybox --list-full)
 
 copy_libs() {
 	local lib
+	# a library the host lacks would leave the program dead in the guest
+	ldd "$1" 2>/dev/null | grep -q 'not found' &&
+		die "$1 needs libraries this host lacks: $(ldd "$1" | awk '/not found/ {print $1}' | xargs)"
 	for lib in $(ldd "$1" 2>/dev/null | awk '/=> \// {print $3} /^\t\/lib/ {print $1}'); do
 		[ -e "$root$lib" ] && continue
 		mkdir -p "$root$(dirname "$lib")"
@@ -158,8 +165,11 @@ copy_bin() { # copy_bin SRC DEST
 	copy_libs "$1"
 }
 for b in "${BINS[@]}"; do
-	[ -x "$b" ] || die "$b is missing; install its package (apt-get install nfs-kernel-server nfs-common iproute2 kmod ibverbs-utils)"
+	[ -x "$b" ] || die "$b is missing; install its package (apt-get install iproute2 kmod rdma-core ibverbs-utils)"
 	copy_bin "$b" "$b"
+done
+for b in "${NFS_BINS[@]}"; do
+	copy_bin "${b#*=}" "${b%%=*}"
 done
 for b in "${EXTRA[@]}"; do
 	[ -x "$b" ] || die "VM_EXTRA_BINS: $b is not an executable file"
