@@ -68,9 +68,10 @@ vm_boot() {
 	if [ "$VM_RDMA" = rxe ] && [ "${RXE_MODULE:-stock}" != stock ]; then
 		where=$(modinfo -n rdma_rxe 2>/dev/null)
 		loaded=$(od -An -tx1 -v /sys/module/rdma_rxe/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
+		_rxe_ok=0
 		[ "${where#*/updates/}" != "$where" ] && [ -n "$RXE_BUILDID" ] &&
-			[ "${loaded%"$RXE_BUILDID"}" != "$loaded" ]
-		check "rxe-$VM_ROLE" "$RXE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$RXE_BUILDID" [ $? -eq 0 ]
+			[ "${loaded%"$RXE_BUILDID"}" != "$loaded" ] && _rxe_ok=1
+		check "rxe-$VM_ROLE" "$RXE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$RXE_BUILDID" [ "$_rxe_ok" = 1 ]
 	fi
 	modprobe rdma_cm
 	# shellcheck disable=SC2086
