@@ -64,18 +64,33 @@ build_codec() {
 	done
 }
 
-# as_tshark_user CMD...: run CMD as nobody when this is root and tshark is
-# 4.4 or newer (Debian 13), which runs no Lua script as root; as is
-# otherwise (scripts/vm/wirecheck.py does the same).
-as_tshark_user() {
-	local v
+# tshark_run LUA PCAP ARGS...: tshark with the dissector LUA on PCAP.
+# tshark 4.4 and newer (Debian 13) runs no Lua script as root, so root
+# runs it as nobody there (scripts/vm/wirecheck.py does the same). nobody
+# may not reach the clone's files (root's home, where a clone may live,
+# is 0700): LUA and PCAP are then copied into a directory of their own
+# under /tmp, with a HOME there, removed afterwards.
+tshark_run() {
+	local lua=$1 pcap=$2 v stage rc
+	shift 2
 	v=$(tshark --version 2>/dev/null | sed -n '1s/^TShark (Wireshark) \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
-	if [ "$(id -u)" -eq 0 ] && [ -n "$v" ] &&
-	   { [ "${v% *}" -gt 4 ] || { [ "${v% *}" -eq 4 ] && [ "${v#* }" -ge 4 ]; }; }; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"
-	else
-		"$@"
+	if [ "$(id -u)" -ne 0 ] || [ -z "$v" ] ||
+	   { [ "${v% *}" -lt 4 ] || { [ "${v% *}" -eq 4 ] && [ "${v#* }" -lt 4 ]; }; }; then
+		HOME=$OUT/home tshark -X "lua_script:$lua" -r "$pcap" "$@"
+		return
 	fi
+	stage=$(mktemp -d /tmp/rpcrdma-cm-tshark.XXXXXX) ||
+		die "wireshark: cannot create a directory under /tmp for tshark's input"
+	if ! { mkdir "$stage/home" && chown 65534:65534 "$stage/home" &&
+	       install -m 644 "$lua" "$pcap" "$stage/" && chmod 755 "$stage"; }; then
+		rm -rf "$stage"
+		die "wireshark: cannot copy tshark's input into $stage"
+	fi
+	HOME=$stage/home setpriv --reuid=65534 --regid=65534 --clear-groups -- \
+		tshark -X "lua_script:$stage/${lua##*/}" -r "$stage/${pcap##*/}" "$@"
+	rc=$?
+	rm -rf "$stage"
+	return $rc
 }
 
 # tally GEN NAME PCAP: GEN's check of $OUT/NAME.fields against
@@ -101,7 +116,7 @@ run_pcap() {
 	for f in $(python3 "$GEN" fields) _ws.expert.message; do
 		fields+=(-e "$f")
 	done
-	HOME=$OUT/home as_tshark_user tshark -X "lua_script:$PLUGIN" -r "$pcap" -T fields \
+	tshark_run "$PLUGIN" "$pcap" -T fields \
 		-E separator=/t -E occurrence=a -E aggregator=, "${fields[@]}" \
 		>"$OUT/$name.fields" 2>"$OUT/$name.stderr"
 	rc=$?
@@ -176,8 +191,7 @@ run_v2() {
 		text2pcap -q "$OUT/$name.txt" "$OUT/$name.pcap" \
 			2>"$OUT/$name.t2p" ||
 			die "wireshark: text2pcap failed; see $OUT/$name.t2p"
-		HOME=$OUT/home as_tshark_user tshark -X "lua_script:$PLUGIN_V2" \
-			-r "$OUT/$name.pcap" -T fields -E separator=/t \
+		tshark_run "$PLUGIN_V2" "$OUT/$name.pcap" -T fields -E separator=/t \
 			-E occurrence=a -E 'aggregator=|' "${fields[@]}" \
 			>"$OUT/$name.fields" 2>"$OUT/$name.stderr"
 		rc=$?

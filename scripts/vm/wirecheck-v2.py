@@ -34,6 +34,8 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+from wirecheck import tshark_inputs
+
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 DEFAULT_RBSIZ = 4096
@@ -376,12 +378,18 @@ def main():
     if args.home:
         env['HOME'] = args.home
     pdml = args.pcap + '.v2.pdml'
-    with open(pdml, 'w') as out:
+    # tshark 4.4 (Debian 13) runs no Lua script as root: as nobody there,
+    # from copies nobody can read (wirecheck.py)
+    with open(pdml, 'w') as out, tshark_inputs(
+            args.lua, args.pcap, env.get('HOME')) as (pre, lua, pcap,
+                                                           home):
         # MPA (siw) is found by heuristics, as in wirecheck.sh
-        rc = subprocess.run(['tshark', '-X', 'lua_script:' + args.lua,
-                             '-o', 'tcp.try_heuristic_first:TRUE', '-r',
-                             args.pcap, '-T', 'pdml'], stdout=out,
-                            stderr=subprocess.PIPE, env=env).returncode
+        rc = subprocess.run(pre + ['tshark', '-X', 'lua_script:' + lua,
+                                   '-o', 'tcp.try_heuristic_first:TRUE',
+                                   '-r', pcap, '-T', 'pdml'], stdout=out,
+                            stderr=subprocess.PIPE,
+                            env=dict(env, HOME=home) if home else env
+                            ).returncode
     if rc:
         print('wire-v2 FAIL: tshark exited %d on %s' % (rc, args.pcap))
         return 1

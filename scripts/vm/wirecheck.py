@@ -26,8 +26,10 @@ status 0 (pass), 1 (an assertion failed), 2 (cannot check).
 """
 
 import argparse
+import contextlib
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -228,14 +230,47 @@ def unprivileged():
             "--"]
 
 
+@contextlib.contextmanager
+def tshark_inputs(lua, pcap, home):
+    """Yields (command prefix, lua, pcap, home) for a tshark run. Where
+    tshark must run as nobody (unprivileged()), nobody may not reach the
+    clone's files: root's home, where a clone may live, is 0700. The
+    two files are then copied into a directory of their own under /tmp,
+    with a HOME there, removed afterwards."""
+    pre = unprivileged()
+    if not pre:
+        yield [], lua, pcap, home
+        return
+    stage = tempfile.mkdtemp(prefix="rpcrdma-cm-tshark.", dir="/tmp")
+    try:
+        os.chmod(stage, 0o755)
+        copies = []
+        for src in (lua, pcap):
+            dst = os.path.join(stage, os.path.basename(src))
+            shutil.copyfile(src, dst)
+            os.chmod(dst, 0o644)
+            copies.append(dst)
+        shome = os.path.join(stage, "home")
+        os.mkdir(shome)
+        os.chown(shome, 65534, 65534)
+        yield pre, copies[0], copies[1], shome
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
 def run_tshark(pcap, lua, fields, dfilter, home):
+    with tshark_inputs(lua, pcap, home) as (pre, lua, pcap, home):
+        return run_tshark_as(pre, pcap, lua, fields, dfilter, home)
+
+
+def run_tshark_as(pre, pcap, lua, fields, dfilter, home):
     # Heuristic dissectors first: MPA is found by heuristics, and a client
     # port that is some protocol's registered port (48898, Beckhoff AMS)
     # would otherwise hand the MPA exchange to that protocol's dissector.
-    cmd = unprivileged() + ["tshark", "-n", "-o", "tcp.try_heuristic_first:TRUE",
-           "-X", "lua_script:" + lua, "-r", pcap,
-           "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
-           "-E", "occurrence=a", "-E", "aggregator=,"]
+    cmd = pre + ["tshark", "-n", "-o", "tcp.try_heuristic_first:TRUE",
+                 "-X", "lua_script:" + lua, "-r", pcap,
+                 "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
+                 "-E", "occurrence=a", "-E", "aggregator=,"]
     for f in fields:
         cmd += ["-e", f]
     env = dict(os.environ, HOME=home)
