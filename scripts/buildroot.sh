@@ -77,7 +77,7 @@ create() {
 	t0=$SECONDS
 	msg "creating a Debian $fam build root in $dir (once; about 3 minutes, ~1.3 GiB)"
 	# shellcheck disable=SC2046 # one argument per sources line
-	if ! mmdebstrap --mode=root --variant=apt --include="$ROOT_PKGS" \
+	if ! no_fds mmdebstrap --mode=root --variant=apt --include="$ROOT_PKGS" \
 		--aptopt='APT::Install-Recommends "false"' \
 		--aptopt='Acquire::Languages "none"' "${validity[@]}" \
 		--dpkgopt='path-exclude=/usr/share/doc/*' \

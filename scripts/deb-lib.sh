@@ -78,7 +78,7 @@ deb_tarball() {
 	# mmdebstrap leaves no mount on the host, and its directory is
 	# reaped as a root is.
 	deb_unshare_check
-	if ! TMPDIR=$tmp unshare --mount --propagation private -- \
+	if ! TMPDIR=$tmp no_fds unshare --mount --propagation private -- \
 		mmdebstrap --mode=root --variant="$variant" --format=tar \
 		${include:+--include="$include"} \
 		--aptopt='Acquire::Languages "none"' \

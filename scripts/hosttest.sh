@@ -62,7 +62,7 @@ mkroot() {
 	sec="deb $SECURITY_MIRROR $fam-security main"
 	rm_tree "$dir"
 	need_space "$OUT" 12000 "a $fam host root (packages, kernels, VM images)"
-	mmdebstrap --mode=root --variant=apt --include=git,make,ca-certificates \
+	no_fds mmdebstrap --mode=root --variant=apt --include=git,make,ca-certificates \
 		--aptopt='Acquire::Languages "none"' "$fam" "$dir" \
 		"deb $MIRROR $fam main" "deb $MIRROR $fam-updates main" "$sec" \
 		>"$OUT/$fam.mmdebstrap.log" 2>&1 ||

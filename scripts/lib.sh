@@ -54,6 +54,22 @@ need_pkgs() {
 		fi
 	fi
 }
+# no_fds CMD...: CMD with no file descriptor above 2 open. mmdebstrap's
+# hooks are /bin/sh lines that write to a descriptor it opens
+# (`cat >&N`), and dash, Debian's /bin/sh, reads only one digit there.
+# The descriptors our locks hold (bash numbers {var} ones from 10 up)
+# pushed N to 12 on a bare trixie host: "Bad fd number", and mmdebstrap
+# stopped.
+no_fds() {
+	(
+		local f n
+		for f in /proc/$BASHPID/fd/*; do
+			n=${f##*/}
+			[ "$n" -gt 2 ] 2>/dev/null && eval "exec $n>&-"
+		done
+		exec "$@"
+	)
+}
 # changelog_version: the version of debian/changelog's first entry, or
 # nothing.
 changelog_version() {
