@@ -96,7 +96,9 @@ build() {
 	trap 'exit 130' INT TERM
 	mkdir -p "$logs" "$new" || die "cannot create $logs and $new"
 
-	deb_tarball "$TARBALL" buildd "$TARBALL_DAYS"
+	# passwd for useradd below: trixie's mmdebstrap leaves it out of
+	# the buildd variant (bookworm's put it in)
+	deb_tarball "$TARBALL" buildd "$TARBALL_DAYS" - passwd
 	msg "[1/4 +$((SECONDS - t0)) s] fresh $REL build root from $(basename "$TARBALL")"
 	deb_root_unpack "$TARBALL" "$root"
 
