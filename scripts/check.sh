@@ -85,11 +85,11 @@ ledger_rows() {
 		grep -E '^\| ' | grep -vE '^\| (step|---)'
 }
 
-# ledger_field NAME N: field N (2 result, 3 seconds, 4 key, 5 when) of
-# step NAME's row; empty when the step has none.
-ledger_field() {
-	ledger_rows | awk -F' [|] ' -v n="| $1" -v f="$2" \
-		'{ sub(/ [|]$/, "") } $1 == n { print $f; exit }'
+# ledger_row NAME: step NAME's row, its columns (name, result, seconds,
+# key, when) separated by tabs; empty when the step has none.
+ledger_row() {
+	ledger_rows | awk -F' [|] ' -v n="| $1" -v OFS='\t' \
+		'{ sub(/ [|]$/, "") } $1 == n { $1 = $1; print; exit }'
 }
 
 # ledger_put NAME RESULT SECONDS: NAME's row replaced (or appended).
@@ -111,17 +111,19 @@ ledger_put() {
 }
 
 step() {
-	local name=$1 start rc est
+	local name=$1 start rc row=() est
 	shift
 	nsteps=$((nsteps + 1))
 	if [ "$tier" = full ]; then
+		# row: name, result, seconds, key, time (the ledger's columns)
+		IFS=$'\t' read -r -a row < <(ledger_row "$name")
 		if [ "${CHECK_RESUME:-0}" = 1 ] && [ -n "$key" ] && [ "$name" != "$DOCSTEP" ] &&
-		   [ "$(ledger_field "$name" 2)" = PASS ] && [ "$(ledger_field "$name" 4)" = "$key" ]; then
-			results+=("PASS  $name (carried: passed on this code at $(ledger_field "$name" 5) UTC, $(ledger_field "$name" 3) s)")
+		   [ "${row[1]:-}" = PASS ] && [ "${row[3]:-}" = "$key" ]; then
+			results+=("PASS  $name (carried: passed on this code at ${row[4]} UTC, ${row[2]} s)")
 			ncarried=$((ncarried + 1))
 			return 0
 		fi
-		est=$(ledger_field "$name" 3)
+		est=${row[2]:-}
 		if [ -n "$until" ] && [ $(($(date +%s) + ${est:-0})) -gt "$until" ]; then
 			results+=("NOT RUN  $name (CHECK_UNTIL; last run took ${est:-?} s)")
 			nnotrun=$((nnotrun + 1))
@@ -144,7 +146,6 @@ step() {
 			"$(($(date +%s) - start))"
 	return 0
 }
-
 
 # has_target T: the Makefile has target T (packaging lands on its own).
 has_target() { grep -qE "^$1:" "$TOP/Makefile"; }

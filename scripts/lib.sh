@@ -80,7 +80,9 @@ changelog_version() {
 # and in the probe's --version: debian/changelog's upstream version (as
 # the packages have it), plus "+g<commit>" in a git clone and ".dirty"
 # when it has uncommitted changes, so a tree build never claims to be a
-# release. Empty when there is no changelog.
+# release. Changes to *.md and *.png do not count: check-full writes its
+# ledger into Documentation/ while it builds. Empty when there is no
+# changelog.
 tree_version() {
 	local v c
 	v=$(changelog_version)
@@ -89,7 +91,8 @@ tree_version() {
 	[ -n "$v" ] || return 0
 	if [ -e "$TOP/.git" ] && c=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null); then
 		v+="+g$c"
-		git -C "$TOP" diff --quiet HEAD 2>/dev/null || v+=.dirty
+		git -C "$TOP" diff --quiet HEAD -- . ':!*.md' ':!*.png' 2>/dev/null ||
+			v+=.dirty
 	fi
 	echo "$v"
 }
