@@ -66,31 +66,13 @@ build_codec() {
 
 # tshark_run LUA PCAP ARGS...: tshark with the dissector LUA on PCAP.
 # tshark 4.4 and newer (Debian 13) runs no Lua script as root, so root
-# runs it as nobody there (scripts/vm/wirecheck.py does the same). nobody
-# may not reach the clone's files (root's home, where a clone may live,
-# is 0700): LUA and PCAP are then copied into a directory of their own
-# under /tmp, with a HOME there, removed afterwards.
+# runs it as nobody there, from a copy of LUA and PCAP under /tmp (root's
+# home, where a clone may live, is 0700): wirecheck.py's tshark command,
+# which the VM wire checks use too.
 tshark_run() {
-	local lua=$1 pcap=$2 v stage rc
+	local lua=$1 pcap=$2
 	shift 2
-	v=$(tshark --version 2>/dev/null | sed -n '1s/^TShark (Wireshark) \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
-	if [ "$(id -u)" -ne 0 ] || [ -z "$v" ] ||
-	   { [ "${v% *}" -lt 4 ] || { [ "${v% *}" -eq 4 ] && [ "${v#* }" -lt 4 ]; }; }; then
-		HOME=$OUT/home tshark -X "lua_script:$lua" -r "$pcap" "$@"
-		return
-	fi
-	stage=$(mktemp -d /tmp/rpcrdma-cm-tshark.XXXXXX) ||
-		die "wireshark: cannot create a directory under /tmp for tshark's input"
-	if ! { mkdir "$stage/home" && chown 65534:65534 "$stage/home" &&
-	       install -m 644 "$lua" "$pcap" "$stage/" && chmod 755 "$stage"; }; then
-		rm -rf "$stage"
-		die "wireshark: cannot copy tshark's input into $stage"
-	fi
-	HOME=$stage/home setpriv --reuid=65534 --regid=65534 --clear-groups -- \
-		tshark -X "lua_script:$stage/${lua##*/}" -r "$stage/${pcap##*/}" "$@"
-	rc=$?
-	rm -rf "$stage"
-	return $rc
+	python3 scripts/vm/wirecheck.py tshark "$OUT/home" "$lua" "$pcap" "$@"
 }
 
 # tally GEN NAME PCAP: GEN's check of $OUT/NAME.fields against

@@ -836,7 +836,26 @@ class Checker:
             self.switches.append((p[0], p[2], 1 << 62))
 
 
+def tshark_main(argv):
+    """wirecheck.py tshark HOME LUA PCAP ARGS...: tshark with the
+    dissector LUA on PCAP and ARGS, its exit code returned. Its input is
+    staged by tshark_inputs, so scripts/wireshark.sh runs tshark the way
+    the wire checks do."""
+    if len(argv) < 3:
+        sys.exit("usage: wirecheck.py tshark HOME LUA PCAP [TSHARK-ARGS...]")
+    try:
+        with tshark_inputs(argv[1], argv[2], argv[0]) as (pre, lua, pcap,
+                                                            home):
+            env = dict(os.environ, HOME=home)
+            return subprocess.call(pre + ["tshark", "-X", "lua_script:" + lua,
+                                          "-r", pcap] + argv[3:], env=env)
+    except OSError as e:
+        sys.exit("wirecheck: cannot stage tshark's input under /tmp: %s" % e)
+
+
 def main():
+    if sys.argv[1:2] == ["tshark"]:
+        sys.exit(tshark_main(sys.argv[2:]))
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("pairdir")
     ap.add_argument("--lua", required=True)
