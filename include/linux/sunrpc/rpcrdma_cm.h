@@ -45,6 +45,7 @@ struct rpcrdma_cm_conn {
 	atomic_long_t			short_replies;
 };
 
+struct ib_cq;
 struct ib_device;
 struct rdma_cm_id;
 struct rdma_conn_param;
@@ -87,6 +88,7 @@ void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
 void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
 				   const struct rdma_conn_param *param);
 void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep);
+void rpcrdma_cm_cq_lockdep_class(struct ib_cq *cq);
 void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
 
 /* svc_rdma_cm.c: svcrdma hooks */

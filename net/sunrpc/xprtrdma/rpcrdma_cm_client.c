@@ -77,6 +77,32 @@ void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep)
 	rpcrdma_cm_unlink(&ep->re_cm);
 }
 
+/**
+ * rpcrdma_cm_cq_lockdep_class - Give a transport CQ's poll work its own class
+ * @cq: a send or receive CQ rpcrdma_ep_create() has just allocated
+ *
+ * Every CQ's poll work is initialised at one site in ib_core, so lockdep
+ * holds them all in one class with the MAD layer's, whose completion
+ * handler takes an rdma_cm id's handler_mutex. rpcrdma_ep_destroy() may
+ * run inside the CM event handler, under that mutex, and frees these
+ * CQs, waiting for their poll work. Their handlers never reach rdma_cm,
+ * so no deadlock follows, but lockdep would report one and then stop
+ * checking anything for the rest of the boot. A class per transport CQ
+ * keeps the check: a transport completion handler that took a CM lock
+ * would still be reported.
+ */
+void rpcrdma_cm_cq_lockdep_class(struct ib_cq *cq)
+{
+#ifdef CONFIG_LOCKDEP
+	static struct lock_class_key key;
+
+	/* IB_POLL_WORKQUEUE: the work is idle, no QP is attached yet */
+	if (cq->poll_ctx == IB_POLL_WORKQUEUE)
+		lockdep_init_map(&cq->work.lockdep_map,
+				 "(work_completion)(rpcrdma cq->work)", &key, 0);
+#endif
+}
+
 /* True when @req's rqst is still pinned by the reply @req holds: the
  * reply handler pins the rqst, and only the completion of the last
  * LOCAL_INV of the chain (or the failure to post it) unpins it.

@@ -10,7 +10,9 @@
 # rxe-gsi-qp-link-drop.md), which this scenario then shows as a FAIL:
 # recover-s-link "no answer", LD_RECOVER_MAX s after the link came back,
 # and the client ends there (a hung fio is reported, not waited for).
-# The result line gives each drop's recovery time.
+# The result line gives each drop's recovery time. LD_CLIENT=stock puts
+# Debian's rpcrdma.ko (the debug kernel's own, under make debugtest) on
+# the client instead of this module, for A/B runs.
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -21,12 +23,19 @@ sc_run() {
 		vm_ensure_rxe
 		vm_check_vermagic "$(vm_rxe_ko)"
 	fi
+	local client=${LD_CLIENT:-ours}
+	case $client in
+	ours | stock) ;;
+	*) die "scenario 14: LD_CLIENT=$client: say ours or stock" ;;
+	esac
 	if [ "$VM_RDMA" = rxe ]; then
-		SC_DESC+=" (rxe, rdma_rxe $VM_RXE)"
+		SC_DESC+=" (rxe, rdma_rxe $VM_RXE"
 	else
-		SC_DESC+=" ($VM_RDMA)"
+		SC_DESC+=" ($VM_RDMA"
 	fi
-	sc_pair linkdrop ours "" ours "" "$SCDIR/14-link-drops.client.sh" \
+	[ "$client" = ours ] || SC_DESC+=", stock client"
+	SC_DESC+=")"
+	sc_pair linkdrop ours "" "$client" "" "$SCDIR/14-link-drops.client.sh" \
 		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
 	# the recoveries on the result line, PASS or FAIL
 	local d t rec=
