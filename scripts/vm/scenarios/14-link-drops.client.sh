@@ -144,4 +144,15 @@ wait_passes $((n + 2))
 done_steps $((n + 2))
 data_check after-drops
 umount_nfs
+# Under lockdep (make debugtest): did a CM handler free a transport's CQs
+# under its handler_mutex (xprtrdma's last endpoint reference dropped in
+# the handler)? The CQs' poll work is in this module's class, so the
+# dependency shows as "handler_mutex -> rpcrdma cq->work"
+# (Documentation/investigations/lockdep-cq-work-cm-handler.md).
+if [ -r /proc/lockdep ]; then
+	status lockdep-cq INFO "$(awk '/^[0-9a-f]+ / { c = $0 }
+		/-> .*cq->work/ && c ~ /handler_mutex/ { sub(/.*\] /, ""); n[$0]++ }
+		END { for (k in n) s = s (s ? ", " : "") "handler_mutex -> " k
+		      print s ? s : "no handler_mutex -> cq->work dependency" }' /proc/lockdep)"
+fi
 finish
