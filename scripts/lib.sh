@@ -76,13 +76,18 @@ changelog_version() {
 	sed -n '1s/^rpcrdma-cm (\([^)]*\)).*/\1/p' "$TOP/debian/changelog" 2>/dev/null
 }
 
+# tree_dirty: true when the clone has uncommitted changes to anything but
+# *.md and *.png (check-full writes its ledger into Documentation/ while
+# it runs: that is no change to what is tested).
+tree_dirty() {
+	! git -C "$TOP" diff --quiet HEAD -- . ':!*.md' ':!*.png' 2>/dev/null
+}
+
 # tree_version: the version a build from this tree carries, in modinfo
 # and in the probe's --version: debian/changelog's upstream version (as
 # the packages have it), plus "+g<commit>" in a git clone and ".dirty"
 # when it has uncommitted changes, so a tree build never claims to be a
-# release. Changes to *.md and *.png do not count: check-full writes its
-# ledger into Documentation/ while it builds. Empty when there is no
-# changelog.
+# release (tree_dirty). Empty when there is no changelog.
 tree_version() {
 	local v c
 	v=$(changelog_version)
@@ -91,8 +96,7 @@ tree_version() {
 	[ -n "$v" ] || return 0
 	if [ -e "$TOP/.git" ] && c=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null); then
 		v+="+g$c"
-		git -C "$TOP" diff --quiet HEAD -- . ':!*.md' ':!*.png' 2>/dev/null ||
-			v+=.dirty
+		tree_dirty && v+=.dirty
 	fi
 	echo "$v"
 }

@@ -56,7 +56,7 @@ record() {
 
 # run_kernel NAME: build, lint and vmtest for the current release of NAME.
 run_kernel() {
-	local name=$1 rel only log t0 rc summary
+	local name=$1 rel only log t0 rc summary c
 	rel=$(kver_resolve "$name") || return 1
 	only=${MATRIX_SCENARIOS:-$(ktab_field "$name" "$COL")}
 	local steps=$STEPS
@@ -88,8 +88,9 @@ run_kernel() {
 		[ $rc -eq 0 ] || failed=$((failed + 1))
 	done
 	echo "$name" >"$OUT/$rel.name"
-	echo "$(date -u +%F) $(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)" \
-		>"$OUT/$rel.when"
+	c=$(git -C "$TOP" rev-parse --short HEAD 2>/dev/null) || c=unknown
+	tree_dirty && c+=-dirty
+	echo "$(date -u +%F) $c" >"$OUT/$rel.when"
 }
 
 # cell REL STEP: "<result>" of a recorded step, "-" when never run.
