@@ -259,23 +259,20 @@ def tshark_inputs(lua, pcap, home):
 
 
 def run_tshark(pcap, lua, fields, dfilter, home):
-    with tshark_inputs(lua, pcap, home) as (pre, lua, pcap, home):
-        return run_tshark_as(pre, pcap, lua, fields, dfilter, home)
-
-
-def run_tshark_as(pre, pcap, lua, fields, dfilter, home):
     # Heuristic dissectors first: MPA is found by heuristics, and a client
     # port that is some protocol's registered port (48898, Beckhoff AMS)
     # would otherwise hand the MPA exchange to that protocol's dissector.
-    cmd = pre + ["tshark", "-n", "-o", "tcp.try_heuristic_first:TRUE",
-                 "-X", "lua_script:" + lua, "-r", pcap,
-                 "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
-                 "-E", "occurrence=a", "-E", "aggregator=,"]
-    for f in fields:
-        cmd += ["-e", f]
-    env = dict(os.environ, HOME=home)
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       env=env, universal_newlines=True)
+    with tshark_inputs(lua, pcap, home) as (pre, lua, pcap, home):
+        cmd = pre + ["tshark", "-n", "-o", "tcp.try_heuristic_first:TRUE",
+                     "-X", "lua_script:" + lua, "-r", pcap,
+                     "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
+                     "-E", "occurrence=a", "-E", "aggregator=,"]
+        for f in fields:
+            cmd += ["-e", f]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE,
+                           env=dict(os.environ, HOME=home),
+                           universal_newlines=True)
     err = [l for l in p.stderr.splitlines()
            if l and not l.startswith("Running as user")]
     rows = []
