@@ -15,14 +15,16 @@
 # target kernel's own source tree (drivers/infiniband/sw/rxe); none of it
 # is committed here. A rule may fit one kernel series only ("// When:"
 # in its header); each "// Fix:" name must be made by exactly one rule
-# on every kernel, so a series none of a fix's variants fits stops the
-# build instead of yielding a module without that fix. Output:
+# on every kernel, or be in that kernel's rxe already ("// Upstream:
+# FILE ERE" in a rule's header), so a series none of a fix's variants
+# fits stops the build instead of yielding a module without that fix.
+# Output:
 # build/$KVER/rxe/rdma_rxe.ko (with the copied sources and generated
 # Kbuild beside it), published only when the build succeeds and every
 # symbol it needs is exported by the target kernel
 # (scripts/oot-driver.sh, shared with make siw).
-# Documentation/investigations/rxe-gsi-qp-link-drop.md says what the
-# fixes are for.
+# Documentation/investigations/rxe-gsi-qp-link-drop.md and
+# rxe-rc-requester-error-stall.md say what the fixes are for.
 
 set -e -o pipefail
 # shellcheck source=scripts/lib.sh
@@ -39,6 +41,15 @@ rxe_fixes_id() {
 	else
 		cat "$RULES"/*.cocci 2>/dev/null | sha256sum | cut -c1-12
 	fi
+}
+
+# rxe_fix_upstream RULE: true when RULE's "// Upstream: FILE ERE" matches
+# FILE in this kernel's source: its fix is already there (a 6.1-only
+# rule whose change 6.12 made upstream).
+rxe_fix_upstream() {
+	local up
+	up=$(sed -n 's|^// Upstream: *||p' "$1")
+	[ -n "$up" ] && grep -qE -- "${up#* }" "$KSRC_DIR/${up%% *}" 2>/dev/null
 }
 
 case ${1:-} in
@@ -79,15 +90,23 @@ if [ "${RXE_UPSTREAM:-0}" = 1 ]; then
 	msg "RXE_UPSTREAM=1: building rxe unmodified"
 else
 	fixes=$(cocci_apply_dir "$RULES" "$KSRC_DIR" "$WORK" "$OUT")
-	# every fix made by exactly one rule (the variant of this series)
+	# every fix made by exactly one rule (the variant of this series), or
+	# already in this kernel's rxe (a rule's "// Upstream: FILE ERE")
+	upstream=
 	for f in $(sed -n 's|^// Fix: *||p' "$RULES"/*.cocci | sort -u); do
 		n=0
 		for r in $fixes; do
 			grep -qx "// Fix: *$f" "$RULES/$r.cocci" && n=$((n + 1))
 		done
+		for r in $(grep -lx "// Fix: *$f" "$RULES"/*.cocci); do
+			rxe_fix_upstream "$r" || continue
+			n=$((n + 1))
+			upstream+="$f "
+		done
 		[ "$n" = 1 ] ||
-			die "fix '$f' was made by $n rules of scripts/coccinelle/rxe/ on $KVER (want 1; applied: $(echo "$fixes" | tr '\n' ' ')): none of its variants fits this kernel's rxe ($OOT_SRC), or their When: lines overlap"
+			die "fix '$f' was made by $n rules of scripts/coccinelle/rxe/ on $KVER (want 1; applied: $(echo "$fixes" | tr '\n' ' ')${upstream:+; upstream: $upstream}): none of its variants fits this kernel's rxe ($OOT_SRC), or their When: and Upstream: lines overlap"
 	done
+	[ -z "$upstream" ] || msg "  rxe fixes $KVER already has: $upstream"
 	for r in $fixes; do
 		grep -q '^// Fix: ' "$RULES/$r.cocci" ||
 			die "rule rxe/$r.cocci has no '// Fix:' line"
