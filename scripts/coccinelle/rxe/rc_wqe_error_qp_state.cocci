@@ -13,7 +13,7 @@
 /// so only when an RPC times out: 6.1 clients lost their mount for about
 /// a minute after a link drop that a FastReg of a still-valid MR
 /// followed (make soak, c-link 56.2 s and s-link 57.5 s; Documentation/
-/// investigations/rxe-rc-requester-error-stall.md). UD and GSI QPs keep
+/// investigations/rxe-local-op-retry.md). UD and GSI QPs keep
 /// their path (rule ud_send_error_req_state fails their WR only).
 //
 // Fix: rc-wqe-error
