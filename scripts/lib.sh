@@ -329,18 +329,29 @@ siw_fixes_id() {
 	fi
 }
 
-# cocci_when RULE ROOT: true when RULE (a .cocci file) has no "// When:
-# FILE ERE" line or ROOT/FILE matches ERE: a rule that fixes or adapts to
-# one kernel series runs only where that series' code is.
+# cocci_header_match KEY RULE ROOT: true when RULE (a .cocci file) has a
+# "// KEY: FILE ERE" line and ROOT/FILE matches ERE.
+cocci_header_match() {
+	local v
+	v=$(sed -n "s|^// $1: *||p" "$2")
+	[ -n "$v" ] && grep -qE -- "${v#* }" "$3/${v%% *}" 2>/dev/null
+}
+
+# cocci_when RULE ROOT: true when RULE is for the kernel at ROOT: a rule
+# that fixes or adapts to one kernel series runs only where that series'
+# code is ("// When: FILE ERE" matches, when the rule has that line), and
+# a fix that a kernel already has upstream does not run there ("// Upstream:
+# FILE ERE" matches).
 cocci_when() {
-	local when
-	when=$(sed -n 's|^// When: *||p' "$1")
-	[ -z "$when" ] || grep -qE -- "${when#* }" "$2/${when%% *}" 2>/dev/null
+	if grep -q '^// When:' "$1"; then
+		cocci_header_match When "$1" "$2" || return 1
+	fi
+	! cocci_header_match Upstream "$1" "$2"
 }
 
 # cocci_apply_dir RULEDIR ROOT DIR LOGDIR [MAPFN]: run the rules of
-# RULEDIR. A rule runs when its "// When: FILE ERE" matches FILE under
-# ROOT (the kernel's source or headers), on its "// Target:" under DIR
+# RULEDIR. A rule runs when cocci_when finds it for the kernel at ROOT
+# (the kernel's source or headers), on its "// Target:" under DIR
 # (MAPFN as for cocci_manifest; a target DIR lacks is skipped), and must
 # leave its "// Expect:" lines there. Prints the names of the rules that
 # ran.

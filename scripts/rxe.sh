@@ -43,15 +43,6 @@ rxe_fixes_id() {
 	fi
 }
 
-# rxe_fix_upstream RULE: true when RULE's "// Upstream: FILE ERE" matches
-# FILE in this kernel's source: its fix is already there (a 6.1-only
-# rule whose change 6.12 made upstream).
-rxe_fix_upstream() {
-	local up
-	up=$(sed -n 's|^// Upstream: *||p' "$1")
-	[ -n "$up" ] && grep -qE -- "${up#* }" "$KSRC_DIR/${up%% *}" 2>/dev/null
-}
-
 case ${1:-} in
 fixes-id) rxe_fixes_id; exit 0 ;;
 upstream) RXE_UPSTREAM=1 ;; # RXE_UPSTREAM=1 inside a build root (oot_enter)
@@ -92,21 +83,22 @@ else
 	fixes=$(cocci_apply_dir "$RULES" "$KSRC_DIR" "$WORK" "$OUT")
 	# every fix made by exactly one rule (the variant of this series), or
 	# already in this kernel's rxe (a rule's "// Upstream: FILE ERE")
-	upstream=
+	have=
 	for f in $(sed -n 's|^// Fix: *||p' "$RULES"/*.cocci | sort -u); do
-		n=0
+		n=0 up=
 		for r in $fixes; do
 			grep -qx "// Fix: *$f" "$RULES/$r.cocci" && n=$((n + 1))
 		done
 		for r in $(grep -lx "// Fix: *$f" "$RULES"/*.cocci); do
-			rxe_fix_upstream "$r" || continue
+			cocci_header_match Upstream "$r" "$KSRC_DIR" || continue
 			n=$((n + 1))
-			upstream+="$f "
+			up+="${r##*/} "
 		done
+		[ -z "$up" ] || have+="$f "
 		[ "$n" = 1 ] ||
-			die "fix '$f' was made by $n rules of scripts/coccinelle/rxe/ on $KVER (want 1; applied: $(echo "$fixes" | tr '\n' ' ')${upstream:+; upstream: $upstream}): none of its variants fits this kernel's rxe ($OOT_SRC), or their When: and Upstream: lines overlap"
+			die "fix '$f' was made by $n rules of scripts/coccinelle/rxe/ on $KVER (want 1; applied: $(echo "$fixes" | tr '\n' ' ')${up:+; found upstream by: $up}): none of its variants fits this kernel's rxe ($OOT_SRC), or their When: and Upstream: lines overlap"
 	done
-	[ -z "$upstream" ] || msg "  rxe fixes $KVER already has: $upstream"
+	[ -z "$have" ] || msg "  rxe in $KVER has these fixes upstream already: $have"
 	for r in $fixes; do
 		grep -q '^// Fix: ' "$RULES/$r.cocci" ||
 			die "rule rxe/$r.cocci has no '// Fix:' line"
