@@ -55,6 +55,8 @@ set -o pipefail
 MSGDIR=$TOP/scripts/patches
 OUT=$BUILD/patches
 WORK=$OUT/.work
+# the features series (the codec and glue the drop-in module is made of)
+FEAT=$OUT/features
 JOBS=${JOBS:-2}
 # Out-of-tree only: the version stamp build-module.sh generates.
 ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.h\"$"
@@ -79,13 +81,13 @@ ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.
 # Kbuild files and MAINTAINERS: the series edits them (generated, never stored)
 KBUILD_FILES="net/sunrpc/xprtrdma/Makefile net/sunrpc/Makefile net/sunrpc/Kconfig MAINTAINERS"
 
-mapfile -t MSGS < <(ls "$MSGDIR"/[0-9][0-9]-*.msg 2>/dev/null)
-[ ${#MSGS[@]} -gt 0 ] || die "no scripts/patches/NN-*.msg: nothing describes the series"
+mapfile -t MSGS < <(ls "$MSGDIR"/features/[0-9][0-9]-*.msg 2>/dev/null)
+[ ${#MSGS[@]} -gt 0 ] || die "no scripts/patches/features/NN-*.msg: nothing describes the series"
 
 # series_patches: the generated patches, cover letter excluded.
 series_patches() {
 	local f
-	for f in "$OUT"/00[0-9][0-9]-*.patch; do
+	for f in "$FEAT"/00[0-9][0-9]-*.patch; do
 		[ -e "$f" ] && [ "${f##*/}" != 0000-cover-letter.patch ] && echo "$f"
 	done
 }
@@ -130,6 +132,13 @@ apply_rule() {
 			{ cat "$OUT/.logs/spatch-${1//\//-}.log" >&2; die "rule $1: spatch failed on $p"; }
 		python3 "$MSGDIR/restore_comments.py" "$KSRC_DIR/$p" "$dir/$p" ||
 			die "restore_comments.py failed on $p"
+		# a fix is read line by line by its maintainers: lay out what
+		# the rule added as they would have typed it
+		case $1 in
+		fixes/*)
+			python3 "$MSGDIR/tidy.py" "$KSRC_DIR/$p" "$dir/$p" ||
+				die "tidy.py failed on $p" ;;
+		esac
 	done
 	cocci_manifest "$rule" "$dir" rule_path
 }
@@ -260,6 +269,7 @@ inputs_stamp() {
 	{
 		echo "$KVER $(headers_version) $KSRC_DIR $*"
 		cat "$0" "$TOP"/scripts/coccinelle/*.cocci "$TOP"/scripts/coccinelle/siw/*.cocci \
+			"$TOP"/scripts/coccinelle/fixes/*.cocci \
 			"$TOP"/scripts/coccinelle/rxe/*.cocci \
 			"$TOP"/net/sunrpc/xprtrdma/* "$TOP"/kunit/*
 		find "$MSGDIR" -type f -print0 | sort -z | xargs -0 cat
@@ -270,13 +280,13 @@ inputs_stamp() {
 # cover_letter FILE: fill format-patch's template from scripts/patches/cover.txt.
 cover_letter() {
 	local file=$1 subject blurb maint tmp
-	subject=$(sed -n 's/^Subject: *//p' "$MSGDIR/cover.txt" | head -1)
+	subject=$(sed -n 's/^Subject: *//p' "$MSGDIR/features/cover.txt" | head -1)
 	local -a series
 	mapfile -t series < <(series_patches)
 	maint=$(cd "$KSRC_DIR" && perl scripts/get_maintainer.pl --no-git \
 		"${series[@]}" 2>/dev/null | sed 's/^/  /') || true
 	[ -n "$maint" ] || die "scripts/get_maintainer.pl --no-git gave nothing for the series (run in $KSRC_DIR)"
-	blurb=$(sed '1,/^---$/d' "$MSGDIR/cover.txt" |
+	blurb=$(sed '1,/^---$/d' "$MSGDIR/features/cover.txt" |
 		sed -e "s|@BASE@|Linux $(makefile_version "$KSRC_DIR") (${KSRC_LABEL})|")
 	tmp=$(mktemp) || die "mktemp failed"
 	BLURB=$blurb MAINT=$maint SUBJ=$subject awk '
@@ -327,11 +337,12 @@ do_generate() {
 	flock 9 || die "cannot lock $OUT/.lock"
 	stamp=$(inputs_stamp "$name" "$email")
 	if [ -z "${FORCE:-}" ] && [ "$(cat "$OUT/.stamp" 2>/dev/null)" = "$stamp" ] &&
-	   ls "$OUT"/0000-cover-letter.patch >/dev/null 2>&1; then
-		msg "patches: build/patches/ is up to date ($(ls "$OUT"/0*.patch | wc -l) files)"
+	   ls "$FEAT"/0000-cover-letter.patch >/dev/null 2>&1; then
+		msg "patches: build/patches/ is up to date ($(find "$OUT" -name '0*.patch' | wc -l) files)"
 		return 0
 	fi
 	rm -f "$OUT"/*.patch "$OUT/.stamp"
+	rm -rf "$FEAT"
 	rm -rf "$WORK" "$OUT/.logs"
 	mkdir -p "$OUT/.logs"
 	msg "patches: series against Linux $(makefile_version "$KSRC_DIR") from $KSRC_LABEL"
@@ -366,14 +377,37 @@ do_generate() {
 		msg "  $n: $(gitw log -1 --format=%s)"
 	done
 
-	gitw format-patch -q --cover-letter --no-signature -o "$OUT" pristine..HEAD ||
+	gitw format-patch -q --cover-letter --no-signature -o "$FEAT" pristine..HEAD ||
 		die "git format-patch failed"
-	cover_letter "$OUT/0000-cover-letter.patch"
+	cover_letter "$FEAT/0000-cover-letter.patch"
 	sw_generate siw "$name" "$email"
 	sw_generate rxe "$name" "$email"
+	fix_generate
 	echo "$stamp" >"$OUT/.stamp"
-	msg "patches: $(ls "$OUT"/0*.patch | wc -l) files in build/patches/ ($((SECONDS - t0)) s)"
-	(cd "$OUT" && ls -1 0*.patch) | sed 's/^/    /' >&2
+	msg "patches: features, $(ls "$FEAT"/0*.patch | wc -l) files in build/patches/features/ ($((SECONDS - t0)) s)"
+}
+
+# do_stable NAME EMAIL: (in the build root when one is needed) the
+# stable backports against this kernel's source
+do_stable() {
+	local name=$1 email=$2 stamp xy
+	ensure_headers
+	ensure_ksrc
+	need_pkgs coccinelle git python3 perl
+	KSRC_LABEL="Debian's linux-source-$(headers_version | cut -d. -f1-2) for $KVER"
+	xy=$(makefile_version "$KSRC_DIR" | cut -d. -f1-2)
+	mkdir -p "$OUT/stable" "$OUT/.logs"
+	exec 9>"$OUT/.lock"
+	flock 9 || die "cannot lock $OUT/.lock"
+	stamp=$(inputs_stamp "$name" "$email" stable)
+	if [ -z "${FORCE:-}" ] && [ "$(cat "$OUT/.stamp-$xy" 2>/dev/null)" = "$stamp" ] &&
+	   [ -e "$OUT/stable/$xy/0000-cover-letter.patch" ]; then
+		msg "patches: build/patches/stable/$xy/ is up to date"
+		return 0
+	fi
+	msg "patches: stable $xy.y backports against Linux $(makefile_version "$KSRC_DIR") from $KSRC_LABEL"
+	stable_generate
+	echo "$stamp" >"$OUT/.stamp-$xy"
 }
 
 # sw_generate DRV NAME EMAIL: build/patches/DRV/ (siw, rxe), a series of
@@ -407,6 +441,236 @@ sw_generate() {
 	sgit format-patch -q --no-signature -o "$out" pristine..HEAD ||
 		die "git format-patch failed for $drv"
 	msg "patches: $drv, for its maintainers: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in build/patches/$drv/"
+}
+
+# --- fixes ---------------------------------------------------------------
+#
+# The fixes go to the maintainers apart from the features, one series
+# per tree: svcrdma through the NFSD tree, xprtrdma through the NFS
+# client tree. A fix is one rule of scripts/coccinelle/fixes/ (or a few)
+# applied to the pristine tree; it uses only what the file already has,
+# so each one stands alone. scripts/patches/<tree>/NN-*.msg describe
+# them:
+#
+#   Rules: fixes/<rule>...        the rules that make the change
+#   Fixes: <12 hex> ("<subject>") the commit that brought the bug in
+#   Unverified: <text>            instead of Fixes: why no id is given
+#   Stable: yes|no                Cc: stable, and a backport to each
+#                                 line of STABLE
+#   Upstream: <40 hex>            the mainline commit, once there is one
+#   Note: <text>                  a line for the maintainer, below "---"
+#   ---
+#   <commit message, without tags>
+#
+# The stable backports are the same rules against Debian's source of
+# each LTS line, one series per line: build/patches/stable/<x.y>/.
+
+FIX_TREES="nfsd nfs"
+# kernels.tab names of the LTS lines the fixes are backported to
+STABLE_KVERS="trixie bookworm"
+
+# fix_msgs TREE...: the fix descriptions of the trees, in order
+fix_msgs() {
+	local t
+	for t in "$@"; do
+		ls "$MSGDIR/$t"/[0-9][0-9]-*.msg 2>/dev/null
+	done
+}
+
+# fix_rules MSG: its rules, checked to exist
+fix_rules() {
+	local r
+	for r in $(hdr "$1" Rules); do
+		[ -e "$TOP/scripts/coccinelle/$r.cocci" ] ||
+			die "${1#"$TOP"/} names rule $r, but there is no scripts/coccinelle/$r.cocci"
+		echo "$r"
+	done
+}
+
+# fix_tags MSG: the tags of MSG's commit, one per line
+fix_tags() {
+	local m=$1 f
+	while IFS= read -r f; do
+		[[ $f =~ ^[0-9a-f]{12}\ \(\".+\"\)$ ]] ||
+			die "${m#"$TOP"/}: 'Fixes: $f' is not of the form <12 hex> (\"<subject>\")"
+		echo "Fixes: $f"
+	done < <(hdr "$m" Fixes)
+	[ -n "$(hdr "$m" Fixes)$(hdr "$m" Unverified)" ] ||
+		die "${m#"$TOP"/} has neither a Fixes: line nor an Unverified: line saying why not"
+	if [ "$(hdr "$m" Stable)" = yes ]; then
+		echo "Cc: stable@vger.kernel.org"
+	fi
+}
+
+# fix_commit DIR MSG STABLE: commit what is staged in DIR with MSG's
+# text and tags. In a stable backport (STABLE set) the body starts with
+# "commit <id> upstream." once MSG names the mainline commit.
+fix_commit() {
+	local dir=$1 m=$2 stable=$3 up
+	up=$(hdr "$m" Upstream)
+	{
+		sed '1,/^---$/d' "$m" | sed -n '1p'
+		if [ -n "$stable" ] && [ -n "$up" ]; then
+			printf '\ncommit %s upstream.\n' "$up"
+		fi
+		sed '1,/^---$/d' "$m" | sed '1d'
+		printf '\n'
+		fix_tags "$m"
+		printf 'Signed-off-by: %s <%s>\n' "$name" "$email"
+	} >"$dir/.msg" || return 1
+	git_as "$dir" commit -q --cleanup=strip -F "$dir/.msg" || return 1
+	rm -f "$dir/.msg"
+}
+
+# fix_apply RULES DIR: the rules on DIR, each checked (apply_rule)
+fix_apply() {
+	local r
+	for r in $1; do
+		cocci_when "$TOP/scripts/coccinelle/$r.cocci" "$KSRC_DIR" ||
+			die "rule $r is not for Linux $(makefile_version "$KSRC_DIR") (its When: line): write the variant for this tree"
+		apply_rule "$r" "$2"
+	done
+}
+
+# fix_notes PATCH MSG: MSG's Note: and Unverified: lines below the "---"
+# of PATCH, for the maintainer
+fix_notes() {
+	local patch=$1 m=$2 notes
+	notes=$( {
+		hdr "$m" Unverified | sed 's/^/No Fixes: tag: /'
+		hdr "$m" Note
+	} | fold -s -w 72 | sed 's/ *$//')
+	[ -n "$notes" ] || return 0
+	NOTES=$notes awk '!done && $0 == "---" {print; print ENVIRON["NOTES"]; print ""; done = 1; next} {print}' \
+		"$patch" >"$patch.new" && mv "$patch.new" "$patch"
+}
+
+# fix_addresses PATCH STABLE [FROM...]: To: and Cc: from the tree's
+# get_maintainer.pl on FROM (default PATCH itself), in PATCH's own
+# header; a stable backport goes to stable@vger.kernel.org with the
+# maintainers copied
+fix_addresses() {
+	local patch=$1 stable=$2 to cc
+	shift 2
+	[ $# -gt 0 ] || set -- "$patch"
+	to=$(cd "$KSRC_DIR" && perl scripts/get_maintainer.pl --no-git --no-rolestats \
+		--no-r --no-l "$@" 2>/dev/null | paste -sd '\t' | sed 's/\t/,\n /g')
+	cc=$(cd "$KSRC_DIR" && perl scripts/get_maintainer.pl --no-git --no-rolestats \
+		--no-m "$@" 2>/dev/null | paste -sd '\t' | sed 's/\t/,\n /g')
+	[ -n "$to" ] || die "scripts/get_maintainer.pl names no maintainer for ${patch##*/} (run in $KSRC_DIR)"
+	if [ -n "$stable" ]; then
+		cc="$to${cc:+, $cc}"
+		to=stable@vger.kernel.org
+	fi
+	TO=$to CC=$cc awk '!done && /^Subject: / {print "To: " ENVIRON["TO"]; if (ENVIRON["CC"] != "") print "Cc: " ENVIRON["CC"]; done = 1} {print}' \
+		"$patch" >"$patch.new" && mv "$patch.new" "$patch"
+}
+
+# fix_cover FILE TEMPLATE SERIES...: the cover letter from TEMPLATE
+# (Subject: line, ---, text with @BASE@, @BASE_COMMIT@, @PATCHES@)
+fix_cover() {
+	local file=$1 tmpl=$2 subject blurb base bc tmp
+	shift 2
+	[ -e "$tmpl" ] || die "no ${tmpl#"$TOP"/}: the series needs a cover letter"
+	subject=$(sed -n 's/^Subject: *//p' "$tmpl" | head -1)
+	base="Linux $(makefile_version "$KSRC_DIR") ($KSRC_LABEL)"
+	bc=$(awk -v v="v$(makefile_version "$KSRC_DIR")" '$1 == v {print $2}' "$MSGDIR/bases.tab" 2>/dev/null)
+	blurb=$(sed '1,/^---$/d' "$tmpl" | sed -e "s|@BASE@|$base|g")
+	tmp=$(mktemp) || die "mktemp failed"
+	BLURB=$blurb SUBJ=$subject PATCHES=$(for p in "$@"; do printf '  %s\n' "$(subject_of "$p")"; done) awk '
+		/\*\*\* SUBJECT HERE \*\*\*/ {sub(/\*\*\* SUBJECT HERE \*\*\*/, ENVIRON["SUBJ"])}
+		/^\*\*\* BLURB HERE \*\*\*$/ {
+			n = split(ENVIRON["BLURB"], b, "\n")
+			for (i = 1; i <= n; i++) {
+				if (b[i] == "@PATCHES@") print ENVIRON["PATCHES"]
+				else print b[i]
+			}
+			next
+		}
+		{print}' "$file" >"$tmp"
+	if [ -n "$bc" ]; then
+		printf '\nbase-commit: %s\n' "$bc" >>"$tmp"
+	else
+		printf '\nbase: %s; the commit of tag v%s is not in scripts/patches/bases.tab\n' \
+			"$base" "$(makefile_version "$KSRC_DIR")" >>"$tmp"
+	fi
+	mv "$tmp" "$file"
+}
+
+# fix_series NAME OUT PREFIX COVER STABLE MSG...: one series of fixes
+# against $KSRC_DIR into OUT, and each fix alone against the pristine
+# tree into OUT/.alone/ (what make patches-check builds one by one)
+fix_series() {
+	local sname=$1 out=$2 prefix=$3 cover=$4 stable=$5 m r t p n=0 work
+	shift 5
+	local -a msgs=("$@") patches
+	[ ${#msgs[@]} -gt 0 ] || return 0
+	work=$OUT/.work-${sname//\//-}
+	rm -rf "$out" "$work"
+	mkdir -p "$out/.alone" "$work"
+	for m in "${msgs[@]}"; do
+		for r in $(fix_rules "$m"); do
+			for t in $(sed -n 's|^// Target: *||p' "$TOP/scripts/coccinelle/$r.cocci"); do
+				p=$(rule_path "$r" "$t")
+				mkdir -p "$(dirname "$work/$p")"
+				cp "$KSRC_DIR/$p" "$work/$p" || die "no $p in $KSRC_DIR"
+			done
+		done
+	done
+	fgit() { git_as "$work" "$@"; }
+	{ fgit init -q -b "$sname" && fgit add -A && fgit commit -q -m "Linux $(makefile_version "$KSRC_DIR")" &&
+		fgit tag pristine; } || die "cannot commit the base tree in $work"
+	for m in "${msgs[@]}"; do
+		n=$((n + 1))
+		# alone: this fix on the pristine tree
+		fgit checkout -q -f pristine 2>/dev/null || die "git checkout failed in $work"
+		fix_apply "$(fix_rules "$m" | xargs)" "$work"
+		fgit diff >"$out/.alone/$(printf %04d "$n").diff"
+		[ -s "$out/.alone/$(printf %04d "$n").diff" ] ||
+			die "${m#"$TOP"/} changes nothing in Linux $(makefile_version "$KSRC_DIR"): check its Rules: line"
+		fgit checkout -q -f "$sname" || die "git checkout failed in $work"
+		# in the series: on top of the fixes before it
+		fix_apply "$(fix_rules "$m" | xargs)" "$work"
+		fgit add -A || die "git add failed in $work"
+		fgit diff --cached --quiet && die "${m#"$TOP"/} changes nothing on top of the fixes before it"
+		fix_commit "$work" "$m" "$stable" || die "cannot commit ${m##*/}"
+	done
+	fgit format-patch -q --cover-letter --no-signature --subject-prefix="$prefix" \
+		-o "$out" pristine.."$sname" || die "git format-patch failed for $sname"
+	patches=()
+	for p in "$out"/00[0-9][0-9]-*.patch; do
+		[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
+	done
+	n=0
+	for p in "${patches[@]}"; do
+		fix_notes "$p" "${msgs[$n]}"
+		fix_addresses "$p" "$stable"
+		n=$((n + 1))
+	done
+	fix_cover "$out/0000-cover-letter.patch" "$cover" "${patches[@]}"
+	fix_addresses "$out/0000-cover-letter.patch" "$stable" "${patches[@]}"
+	msg "patches: $sname: $(ls "$out"/0*.patch | wc -l) files in ${out#"$TOP"/}/"
+}
+
+# fix_generate: the mainline fixes series, one per tree, against this tree
+fix_generate() {
+	local t
+	for t in $FIX_TREES; do
+		mapfile -t FMSGS < <(fix_msgs "$t")
+		fix_series "$t" "$OUT/$t" PATCH "$MSGDIR/$t/cover.txt" "" "${FMSGS[@]}"
+	done
+}
+
+# stable_generate: the fixes of every tree marked Stable: yes, against
+# this tree (an LTS line's source), into build/patches/stable/<x.y>/
+stable_generate() {
+	local xy m
+	local -a msgs=()
+	xy=$(makefile_version "$KSRC_DIR" | cut -d. -f1-2)
+	for m in $(fix_msgs $FIX_TREES); do
+		[ "$(hdr "$m" Stable)" = yes ] && msgs+=("$m")
+	done
+	fix_series "stable/$xy" "$OUT/stable/$xy" "PATCH $xy.y" "$MSGDIR/stable/cover.txt" "$xy" "${msgs[@]}"
 }
 
 # --- check ---------------------------------------------------------------
@@ -505,7 +769,7 @@ do_check() {
 	ensure_headers
 	ensure_ksrc
 	need_pkgs git python3 perl make gcc flex bison bc
-	[ -e "$OUT/0000-cover-letter.patch" ] || die "no series in build/patches/; run 'make patches' first"
+	[ -e "$FEAT/0000-cover-letter.patch" ] || die "no series in build/patches/features/; run 'make patches' first"
 	mapfile -t PATCHES < <(series_patches)
 	[ ${#PATCHES[@]} -gt 0 ] || die "build/patches/ holds no patch besides the cover letter; run 'make patches'"
 	local hv
@@ -516,7 +780,7 @@ do_check() {
 	OBJ=$PCACHE/obj
 	UML=$PCACHE/uml
 	mkdir -p "$CK_LOG" "$PCACHE"
-	rm -f "$CK_LOG"/*.log "$CK_LOG/results.txt" "$OUT/rpcrdma.ko"
+	rm -f "$CK_LOG"/*.log "$CK_LOG/results.txt" "$FEAT/rpcrdma.ko"
 	exec 8>"$PCACHE.lock"
 	flock 8 || die "cannot lock $PCACHE.lock"
 	prepare_tree
@@ -597,10 +861,10 @@ do_check() {
 		MO="$PCACHE/mod" NOSTDINC_FLAGS="-nostdinc -I$TREE/include" \
 		-j"$JOBS" modules >"$CK_LOG/module.log" 2>&1 &&
 	   [ -e "$PCACHE/mod/rpcrdma.ko" ]; then
-		cp "$PCACHE/mod/rpcrdma.ko" "$OUT/rpcrdma.ko"
-		p=$(modinfo -F vermagic "$OUT/rpcrdma.ko" 2>/dev/null)
+		cp "$PCACHE/mod/rpcrdma.ko" "$FEAT/rpcrdma.ko"
+		p=$(modinfo -F vermagic "$FEAT/rpcrdma.ko" 2>/dev/null)
 		if [ "${p%% *}" = "$KVER" ]; then
-			RESULTS+=("module: build/patches/rpcrdma.ko, vermagic $p ($((SECONDS - t0)) s)")
+			RESULTS+=("module: build/patches/features/rpcrdma.ko, vermagic $p ($((SECONDS - t0)) s)")
 		else
 			RESULTS+=("module: vermagic '$p' is not $KVER's")
 			FAILED=1
@@ -665,7 +929,7 @@ checkpatch_justified() {
 		found=0
 		while IFS= read -r j; do
 			[ -n "$j" ] && [[ $m == *"$j"* ]] && found=1
-		done < <(sed -n "1,/^---\$/ s/^Checkpatch-Justified: $n //p" "$MSGDIR/cover.txt")
+		done < <(sed -n "1,/^---\$/ s/^Checkpatch-Justified: $n //p" "$MSGDIR/features/cover.txt")
 		if [ $found -eq 0 ]; then
 			warn "patch $n: checkpatch says '$m', and the cover letter does not justify it"
 			ok=1
@@ -691,7 +955,10 @@ main() {
 			name="rpcrdma-cm CI"
 			email=ci@invalid
 		fi
-		"$0" _generate "$name" "$email"
+		"$0" _generate "$name" "$email" || exit 1
+		for k in $STABLE_KVERS; do
+			KSRC='' PATCHES_KVER=$k "$0" _stable "$name" "$email" || exit 1
+		done
 		;;
 	check)
 		t0=$SECONDS
@@ -700,14 +967,14 @@ main() {
 		if [ "${PATCHES_VM:-1}" = 0 ]; then
 			msg "patches-check: VM scenarios skipped (PATCHES_VM=0)"
 		else
-			[ -e "$OUT/rpcrdma.ko" ] || die "no build/patches/rpcrdma.ko after the check"
+			[ -e "$FEAT/rpcrdma.ko" ] || die "no build/patches/features/rpcrdma.ko after the check"
 			sc=${PATCHES_VM_SCENARIOS:-1 2 6 7 11}
 			msg "patches-check: VM scenarios $sc with the module built from the patched tree"
-			RPCRDMA_KO=$OUT/rpcrdma.ko make --no-print-directory -C "$TOP" vmtest \
+			RPCRDMA_KO=$FEAT/rpcrdma.ko make --no-print-directory -C "$TOP" vmtest \
 				KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest.log"
 			rc=${PIPESTATUS[0]}
 			summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest.log" | tail -1)
-			echo "vmtest ($sc) with build/patches/rpcrdma.ko: ${summary:-no summary} (exit $rc)" \
+			echo "vmtest ($sc) with build/patches/features/rpcrdma.ko: ${summary:-no summary} (exit $rc)" \
 				>>"$CK_LOG/results.txt"
 			[ "$rc" -eq 0 ] || die "VM scenarios $sc failed with the module from the patched tree; see build/patches/check/vmtest.log"
 		fi
@@ -718,6 +985,11 @@ main() {
 		shift
 		kbuild_enter _generate "$@"
 		do_generate "$@"
+		;;
+	_stable)
+		shift
+		kbuild_enter _stable "$@"
+		do_stable "$@"
 		;;
 	_check)
 		kbuild_enter _check "${2:-both}"
