@@ -919,6 +919,144 @@ check_sw() {
 	msg "check: $line"
 }
 
+# fix_build TREE LOG: rpcrdma.ko from TREE's net/sunrpc/xprtrdma as an
+# external module against Debian's headers of $KVER, TREE's include/
+# first; any warning fails
+fix_build() {
+	local tree=$1 log=$2
+	make -C "/lib/modules/$KVER/build" M="$tree/net/sunrpc/xprtrdma" \
+		NOSTDINC_FLAGS="-nostdinc -I$tree/include" -j"$JOBS" modules >"$log" 2>&1 &&
+		[ -e "$tree/net/sunrpc/xprtrdma/rpcrdma.ko" ] && ! grep -q 'warning:' "$log"
+}
+
+# fix_tree TREE: TREE holds the pristine net/sunrpc/xprtrdma and the
+# headers the fixes touch, nothing built
+fix_tree() {
+	local tree=$1
+	rm -rf "$tree"
+	mkdir -p "$tree/net/sunrpc" "$tree/include/linux/sunrpc"
+	cp -r "$KSRC_DIR/net/sunrpc/xprtrdma" "$tree/net/sunrpc/" &&
+		cp "$KSRC_DIR/include/linux/sunrpc/svc_rdma.h" "$tree/include/linux/sunrpc/" ||
+		die "cannot copy xprtrdma from $KSRC_DIR into $tree"
+}
+
+# fix_check_patch PATCH MSG LABEL: checkpatch --strict on PATCH (only the
+# missing Fixes: may remain, and only when MSG says why there is none),
+# and its To:/Cc: from get_maintainer.pl. Appends to RESULTS.
+fix_check_patch() {
+	local patch=$1 m=$2 label=$3 log line left
+	log=$CK_LOG/checkpatch-${label//\//-}.log
+	(cd "$KSRC_DIR" && perl scripts/checkpatch.pl --strict --showfile "$patch") >"$log" 2>&1
+	line="$label: checkpatch --strict: $(grep -E '^total: ' "$log" | tail -1 | sed 's/^total: //')"
+	left=$(grep -E '(^|: )(ERROR|WARNING|CHECK):' "$log" |
+		grep -v "perhaps it also needs a 'Fixes:' tag" || true)
+	if [ -n "$left" ]; then
+		echo "$left" >&2
+		line+=" FAILED"
+		FAILED=1
+	elif grep -q "perhaps it also needs a 'Fixes:' tag" "$log"; then
+		if [ -n "$(hdr "$m" Unverified)" ]; then
+			line+=" (no Fixes: tag, said why below ---)"
+		else
+			line+=" FAILED (no Fixes: tag)"
+			FAILED=1
+		fi
+	fi
+	if grep -q '^To: ' "$patch" && grep -q '^Cc: ' "$patch"; then
+		line+=", To:/Cc: from get_maintainer.pl"
+	else
+		line+=", no To:/Cc: FAILED"
+		FAILED=1
+	fi
+	RESULTS+=("$line")
+	msg "check: $line"
+}
+
+# do_fix_check SERIES...: (in the build root when one is needed) each
+# fix of the SERIES (build/patches/<dir>) built alone on the pristine
+# tree and checked; then all of them in order, whose module is
+# build/patches/fixes/<release>/rpcrdma.ko, for the VM scenarios
+do_fix_check() {
+	local tree out d n p m t0 line
+	local -a msgs patches
+	ensure_headers
+	ensure_ksrc
+	need_pkgs git python3 perl make gcc
+	mkdir -p "$CK_LOG"
+	tree=$RPCRDMA_CM_CACHE/src/patches-fixes-$(headers_version)
+	out=$OUT/fixes/$KVER
+	rm -rf "$out"
+	mkdir -p "$out"
+	exec 8>"$tree.lock"
+	flock 8 || die "cannot lock $tree.lock"
+	RESULTS=()
+	FAILED=0
+	for d in "$@"; do
+		[ -e "$OUT/$d/0000-cover-letter.patch" ] ||
+			die "no series in build/patches/$d/; run 'make patches' first"
+		if [[ $d == stable/* ]]; then
+			msgs=()
+			for m in $(fix_msgs $FIX_TREES); do
+				[ "$(hdr "$m" Stable)" = yes ] && msgs+=("$m")
+			done
+		else
+			mapfile -t msgs < <(fix_msgs "$d")
+		fi
+		patches=()
+		for p in "$OUT/$d"/00[0-9][0-9]-*.patch; do
+			[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
+		done
+		[ ${#patches[@]} -eq ${#msgs[@]} ] ||
+			die "build/patches/$d/ holds ${#patches[@]} patches for ${#msgs[@]} descriptions; run 'make patches'"
+		for ((n = 1; n <= ${#patches[@]}; n++)); do
+			p=${patches[$((n - 1))]}
+			t0=$SECONDS
+			msg "check: [$d $n/${#patches[@]}] $(subject_of "$p")"
+			fix_tree "$tree"
+			(cd "$tree" && git apply "$OUT/$d/.alone/$(printf %04d "$n").diff") \
+				2>"$CK_LOG/apply-${d//\//-}-$n.log" ||
+				{ cat "$CK_LOG/apply-${d//\//-}-$n.log" >&2; die "fix $n of $d does not apply alone to the pristine tree"; }
+			if fix_build "$tree" "$CK_LOG/build-${d//\//-}-$n.log"; then
+				line="$d patch $n: builds alone ($((SECONDS - t0)) s)"
+			else
+				grep -E 'error|warning:' "$CK_LOG/build-${d//\//-}-$n.log" | head -20 >&2
+				line="$d patch $n: alone, build FAILED (build/patches/check/build-${d//\//-}-$n.log)"
+				FAILED=1
+			fi
+			RESULTS+=("$line")
+			msg "check: $line"
+			fix_check_patch "$p" "${msgs[$((n - 1))]}" "$d patch $n"
+		done
+	done
+	# every series in order: the fixes-only module
+	t0=$SECONDS
+	fix_tree "$tree"
+	for d in "$@"; do
+		for p in "$OUT/$d"/00[0-9][0-9]-*.patch; do
+			[ "${p##*/}" = 0000-cover-letter.patch ] && continue
+			(cd "$tree" && git apply "$p") 2>"$CK_LOG/apply-fixes.log" ||
+				{ cat "$CK_LOG/apply-fixes.log" >&2; die "${p#"$OUT"/} does not apply on the fixes before it"; }
+		done
+	done
+	if fix_build "$tree" "$CK_LOG/build-fixes-$KVER.log"; then
+		cp "$tree/net/sunrpc/xprtrdma/rpcrdma.ko" "$out/rpcrdma.ko"
+		p=$(modinfo -F vermagic "$out/rpcrdma.ko" 2>/dev/null)
+		if [ "${p%% *}" = "$KVER" ]; then
+			RESULTS+=("fixes-only module ($*): build/patches/fixes/$KVER/rpcrdma.ko ($((SECONDS - t0)) s)")
+		else
+			RESULTS+=("fixes-only module: vermagic '$p' is not $KVER's")
+			FAILED=1
+		fi
+	else
+		tail -20 "$CK_LOG/build-fixes-$KVER.log" >&2
+		RESULTS+=("fixes-only module: build FAILED (build/patches/check/build-fixes-$KVER.log)")
+		FAILED=1
+	fi
+	rm -rf "$tree"
+	printf '%s\n' "${RESULTS[@]}" >"$CK_LOG/fixes-$KVER.txt"
+	[ "$FAILED" -eq 0 ] || { printf '  %s\n' "${RESULTS[@]}" >&2; die "the fixes of $* failed their checks on $KVER (logs in build/patches/check/)"; }
+}
+
 # checkpatch_justified N: every remaining checkpatch message of patch N
 # is one the cover letter (scripts/patches/cover.txt) explains: each
 # "Checkpatch-Justified: N <text>" line of cover.txt's header names
@@ -990,6 +1128,11 @@ main() {
 		shift
 		kbuild_enter _stable "$@"
 		do_stable "$@"
+		;;
+	_fixcheck)
+		shift
+		kbuild_enter _fixcheck "$@"
+		do_fix_check "$@"
 		;;
 	_check)
 		kbuild_enter _check "${2:-both}"

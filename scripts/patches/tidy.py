@@ -31,7 +31,7 @@ MEMBER = re.compile(r'^\t(?P<type>[A-Za-z_][\w ]*?[\w*])(?P<gap>[ \t]+)'
                     r'(?P<name>\**[A-Za-z_]\w*(\[\w*\])?;)'
                     r'(?P<comment>[ \t]*/\*.*\*/)?$')
 DEFINE = re.compile(r'^#define(?P<gap1>\s+)(?P<name>\w+)(?P<gap2>\s+)(?P<value>\S.*)$')
-FUNC_BRACE = re.compile(r'^(?P<head>(static )?[a-z].*\))\{$')
+FUNC_BRACE = re.compile(r'^(?P<head>(static )?[a-z].*\)) ?\{$')
 ITERATOR = re.compile(r'^(?P<head>\s*\w*for_each\w*) \(')
 ASSIGN = re.compile(r'^(?P<indent>\t+)(?P<lhs>[^=]*\S) = (?P<rhs>[^=].*;)$')
 
