@@ -136,7 +136,8 @@ apply_rule() {
 		# the rule added as they would have typed it
 		case $1 in
 		fixes/*)
-			python3 "$MSGDIR/tidy.py" "$KSRC_DIR/$p" "$dir/$p" ||
+			python3 "$MSGDIR/tidy.py" "$KSRC_DIR/$p" "$dir/$p" \
+				"$TOP/scripts/coccinelle/fixes/snippets" ||
 				die "tidy.py failed on $p" ;;
 		esac
 	done
@@ -438,8 +439,14 @@ sw_generate() {
 		sgit diff --cached --quiet && die "${m##*/} changes nothing in $drv: check its Rules: line"
 		commit_msg "$work" "$m" || die "cannot commit ${m##*/}"
 	done
-	sgit format-patch -q --no-signature -o "$out" pristine..HEAD ||
+	sgit format-patch -q --cover-letter --no-signature -o "$out" pristine..HEAD ||
 		die "git format-patch failed for $drv"
+	local -a dpatches=()
+	for m in "$out"/00[0-9][0-9]-*.patch; do
+		[ "${m##*/}" = 0000-cover-letter.patch ] || dpatches+=("$m")
+	done
+	fix_cover "$out/0000-cover-letter.patch" "$MSGDIR/$drv/cover.txt" "${dpatches[@]}"
+	fix_addresses "$out/0000-cover-letter.patch" "" "${dpatches[@]}"
 	msg "patches: $drv, for its maintainers: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in build/patches/$drv/"
 }
 
@@ -574,7 +581,10 @@ fix_cover() {
 	[ -e "$tmpl" ] || die "no ${tmpl#"$TOP"/}: the series needs a cover letter"
 	subject=$(sed -n 's/^Subject: *//p' "$tmpl" | head -1)
 	base="Linux $(makefile_version "$KSRC_DIR") ($KSRC_LABEL)"
-	bc=$(awk -v v="v$(makefile_version "$KSRC_DIR")" '$1 == v {print $2}' "$MSGDIR/bases.tab" 2>/dev/null)
+	# a git tree given as KSRC names its own commit; Debian's source
+	# has no history, so its release's tag is looked up
+	bc=$(git -C "$KSRC_DIR" rev-parse --verify -q HEAD 2>/dev/null) ||
+		bc=$(awk -v v="v$(makefile_version "$KSRC_DIR")" '$1 == v {print $2}' "$MSGDIR/bases.tab" 2>/dev/null)
 	blurb=$(sed '1,/^---$/d' "$tmpl" | sed -e "s|@BASE@|$base|g")
 	tmp=$(mktemp) || die "mktemp failed"
 	BLURB=$blurb SUBJ=$subject PATCHES=$(for p in "$@"; do printf '  %s\n' "$(subject_of "$p")"; done) awk '
@@ -591,7 +601,7 @@ fix_cover() {
 	if [ -n "$bc" ]; then
 		printf '\nbase-commit: %s\n' "$bc" >>"$tmp"
 	else
-		printf '\nbase: %s; the commit of tag v%s is not in scripts/patches/bases.tab\n' \
+		printf '\nbase: %s, which carries no git history; no base-commit: line\nuntil scripts/patches/bases.tab names the commit of tag v%s, or\nKSRC= is a git tree\n' \
 			"$base" "$(makefile_version "$KSRC_DIR")" >>"$tmp"
 	fi
 	mv "$tmp" "$file"
@@ -787,6 +797,7 @@ do_check() {
 
 	SWPATCHES=()
 	for p in "$OUT"/siw/*.patch "$OUT"/rxe/*.patch; do
+		[ "${p##*/}" = 0000-cover-letter.patch ] && continue
 		[ -e "$p" ] && SWPATCHES+=("$p")
 	done
 	touched=$(grep -h '^diff --git a/' "${PATCHES[@]}" "${SWPATCHES[@]}" | awk '{print substr($3, 3)}' | sort -u)
@@ -887,6 +898,7 @@ check_sw() {
 	local drv=$1 sym=$2 patch n=0 line t0=$SECONDS
 	local -a patches=()
 	for patch in "$OUT/$drv"/*.patch; do
+		[ "${patch##*/}" = 0000-cover-letter.patch ] && continue
 		[ -e "$patch" ] && patches+=("$patch")
 	done
 	[ ${#patches[@]} -gt 0 ] || return 0
@@ -991,6 +1003,13 @@ do_fix_check() {
 	flock 8 || die "cannot lock $tree.lock"
 	RESULTS=()
 	FAILED=0
+	# "stable": the backports to this tree's LTS line
+	local -a series=()
+	for d in "$@"; do
+		[ "$d" = stable ] && d=stable/$(makefile_version "$KSRC_DIR" | cut -d. -f1-2)
+		series+=("$d")
+	done
+	set -- "${series[@]}"
 	for d in "$@"; do
 		[ -e "$OUT/$d/0000-cover-letter.patch" ] ||
 			die "no series in build/patches/$d/; run 'make patches' first"
@@ -1100,6 +1119,7 @@ main() {
 		;;
 	check)
 		t0=$SECONDS
+		rm -f "$CK_LOG"/fixes-*.txt
 		# the build root clears the environment: settings go as arguments
 		"$0" _check "${PATCHES_KUNIT:-both}" || exit 1
 		if [ "${PATCHES_VM:-1}" = 0 ]; then
@@ -1116,6 +1136,17 @@ main() {
 				>>"$CK_LOG/results.txt"
 			[ "$rc" -eq 0 ] || die "VM scenarios $sc failed with the module from the patched tree; see build/patches/check/vmtest.log"
 		fi
+		# the fixes, on the newest kernel and on each LTS line
+		PATCHES_KVER=${PATCHES_KVER:-trixie-backports} "$0" _fixcheck $FIX_TREES || exit 1
+		for k in $STABLE_KVERS; do
+			KSRC='' PATCHES_KVER=$k "$0" _fixcheck stable || exit 1
+		done
+		if [ "${PATCHES_VM:-1}" != 0 ]; then
+			for k in "${PATCHES_KVER:-trixie-backports}" $STABLE_KVERS; do
+				PATCHES_KVER=$k "$0" _fixvm || exit 1
+			done
+		fi
+		cat "$CK_LOG"/fixes-*.txt >>"$CK_LOG/results.txt"
 		msg "patches-check passed in $((SECONDS - t0)) s:"
 		sed 's/^/  /' "$CK_LOG/results.txt" >&2
 		;;
@@ -1133,6 +1164,21 @@ main() {
 		shift
 		kbuild_enter _fixcheck "$@"
 		do_fix_check "$@"
+		;;
+	_fixvm)
+		# on the host: the VM rig boots Debian's kernel of $KVER with
+		# the fixes-only module that _fixcheck built for it
+		ko=$OUT/fixes/$KVER/rpcrdma.ko
+		[ -e "$ko" ] || die "no ${ko#"$TOP"/}; make patches-check builds it first"
+		sc=${PATCHES_FIXES_SCENARIOS:-15}
+		msg "patches-check: VM scenarios $sc on $KVER with the fixes-only module"
+		RPCRDMA_KO=$ko make --no-print-directory -C "$TOP" vmtest \
+			KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest-fixes-$KVER.log"
+		rc=${PIPESTATUS[0]}
+		summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest-fixes-$KVER.log" | tail -1)
+		echo "vmtest ($sc) on $KVER with build/patches/fixes/$KVER/rpcrdma.ko: ${summary:-no summary} (exit $rc)" \
+			>>"$CK_LOG/fixes-$KVER.txt"
+		[ "$rc" -eq 0 ] || die "VM scenarios $sc failed on $KVER with the fixes-only module; see build/patches/check/vmtest-fixes-$KVER.log"
 		;;
 	_check)
 		kbuild_enter _check "${2:-both}"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""tidy.py PRISTINE FILE : lay out the lines a fix rule added as a
-maintainer would have typed them.
+"""tidy.py PRISTINE FILE [SNIPPETS] : lay out the lines a fix rule added
+as a maintainer would have typed them.
 
 spatch prints the code a rule adds with its own spacing: a structure
 member it adds is not aligned with its neighbours, and an assignment is
@@ -20,6 +20,11 @@ does not have:
 - an assignment longer than 80 columns is wrapped after its "=", the
   right-hand side one tab deeper.
 
+A whole new function spatch would print in its own style (no space
+after "for", conditions on one line), so a rule adds a marker comment
+instead, "/* fix-insert: NAME */", and the function's text is
+SNIPPETS/NAME.c (its SPDX line dropped).
+
 FILE is rewritten in place. Nothing else changes.
 """
 
@@ -33,6 +38,7 @@ MEMBER = re.compile(r'^\t(?P<type>[A-Za-z_][\w ]*?[\w*])(?P<gap>[ \t]+)'
 DEFINE = re.compile(r'^#define(?P<gap1>\s+)(?P<name>\w+)(?P<gap2>\s+)(?P<value>\S.*)$')
 FUNC_BRACE = re.compile(r'^(?P<head>(static )?[a-z].*\)) ?\{$')
 ITERATOR = re.compile(r'^(?P<head>\s*\w*for_each\w*) \(')
+INSERT = re.compile(r'^/\* fix-insert: (?P<name>\w+) \*/$')
 ASSIGN = re.compile(r'^(?P<indent>\t+)(?P<lhs>[^=]*\S) = (?P<rhs>[^=].*;)$')
 
 
@@ -95,8 +101,25 @@ def wrap(line):
             m.group('indent') + '\t' + m.group('rhs')]
 
 
+def insert(lines, snippets):
+    """LINES with every fix-insert marker replaced by its snippet."""
+    out = []
+    for line in lines:
+        m = INSERT.match(line)
+        if not m:
+            out.append(line)
+            continue
+        if not snippets:
+            sys.exit("tidy.py: %s needs a snippet directory" % line)
+        with open('%s/%s.c' % (snippets, m.group('name'))) as f:
+            text = f.read().rstrip('\n').split('\n')
+        out.extend(l for l in text if not l.startswith('// SPDX-'))
+    return out
+
+
 def main():
     pristine_path, path = sys.argv[1], sys.argv[2]
+    snippets = sys.argv[3] if len(sys.argv) > 3 else None
     with open(pristine_path) as f:
         pristine = f.read().split('\n')
     with open(path) as f:
@@ -113,7 +136,7 @@ def main():
             else:
                 out.append(line)
     with open(path, 'w') as f:
-        f.write('\n'.join(out))
+        f.write('\n'.join(insert(out, snippets)))
 
 
 if __name__ == '__main__':

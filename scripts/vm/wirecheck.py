@@ -284,7 +284,7 @@ def run_tshark(pcap, lua, fields, dfilter, home):
 
 def parse_logs(pairdir):
     """debugfs lines, modules and parameters from the console logs."""
-    info = {"conn": [], "module": {}, "params": {}}
+    info = {"conn": [], "module": {}, "params": {}, "expect": {}}
     for side in ("client", "server"):
         path = os.path.join(pairdir, side + ".log")
         try:
@@ -299,6 +299,10 @@ def parse_logs(pairdir):
                 kv["_line"] = m.group(2)
                 kv["_pos"] = len(info["conn"])
                 info["conn"].append(kv)
+                continue
+            m = re.search(r"RPCRDMA-EXPECT: (.*)", line)
+            if m:
+                info["expect"].update(re.findall(r"(\w+)=(\S+)", m.group(1)))
                 continue
             m = re.search(r"RPCRDMA-STATUS: module-(client|server) \w+ "
                           r"(ours|stock)", line)
@@ -618,6 +622,31 @@ class Checker:
                                       "server's REP/MPA reply")
         return checked
 
+    def check_expect(self, info, est):
+        """The client script's "expect" lines: what the server's private
+        data must say on every connection, as its receiver applies it."""
+        fields = {"r": 0, "send": 1, "recv": 2}
+        for key, want in sorted(info["expect"].items()):
+            side, _, field = key.partition("_")
+            if side != "rep" or field not in fields:
+                self.fail("the client script expects %s=%s, which wirecheck.py "
+                          "does not know (rep_r, rep_send, rep_recv)" % (key, want),
+                          "fix the scenario's expect line")
+                continue
+            bad = [c for c in est
+                   if str(c.rep.eff()[fields[field]]) != want]
+            if bad:
+                c = bad[0]
+                self.fail("%d of %d connections: the server's REP/MPA reply "
+                          "(frame %s) says %s, but the scenario expects %s=%s "
+                          "(first: %s)" % (len(bad), len(est), c.rep_frame,
+                                          c.rep, key, want, c.name()))
+        if info["expect"]:
+            self.notes.append("server private data on %d connections as "
+                              "expected: %s" % (len(est), " ".join(
+                                  "%s=%s" % kv for kv in
+                                  sorted(info["expect"].items()))))
+
     def agree(self, kv, cands, what):
         """Compare one debugfs line with the message its peer sent, on
         one of the candidate connections (the newest first)."""
@@ -755,6 +784,7 @@ class Checker:
                       "%s and %s in %s" % (a.client_ip, a.server_ip, pcap),
                       "the capture missed the connection setup")
         checked = self.compare_debugfs(info)
+        self.check_expect(info, est)
         if a.pdata_only:
             self.out.append("wire: %d connections, %d debugfs lines agree with the "
                   "private data on the wire; tshark %.1fs" % (

@@ -37,6 +37,11 @@ status() { # status CHECK PASS|FAIL|INFO DETAIL...
 	echo "RPCRDMA-STATUS: $*"
 }
 step() { echo "RPCRDMA-STEP: [$(cut -d' ' -f1 /proc/uptime)] $*"; }
+# expect K=V...: what the wire must show, checked by the host
+# (wirecheck.py): rep_r, rep_send, rep_recv: the R bit and sizes of the
+# server's private data on every connection of the pair (its RFC 8797
+# effective values: R clear and 1024 when it sent none)
+expect() { echo "RPCRDMA-EXPECT: $*"; }
 # check CHECK DETAIL COMMAND...: status PASS if COMMAND succeeds.
 check() {
 	_c=$1 _d=$2
