@@ -543,10 +543,14 @@ fix_apply() {
 # of PATCH, for the maintainer
 fix_notes() {
 	local patch=$1 m=$2 notes
+	# one paragraph per line of the header
 	notes=$( {
 		hdr "$m" Unverified | sed 's/^/No Fixes: tag: /'
 		hdr "$m" Note
-	} | fold -s -w 72 | sed 's/ *$//')
+	} | while IFS= read -r l; do
+		printf '%s\n' "$l" | fold -s -w 72 | sed 's/ *$//'
+		echo
+	done | sed '$d')
 	[ -n "$notes" ] || return 0
 	NOTES=$notes awk '!done && $0 == "---" {print; print ENVIRON["NOTES"]; print ""; done = 1; next} {print}' \
 		"$patch" >"$patch.new" && mv "$patch.new" "$patch"
@@ -957,7 +961,7 @@ fix_tree() {
 # and its To:/Cc: from get_maintainer.pl. Appends to RESULTS.
 fix_check_patch() {
 	local patch=$1 m=$2 label=$3 log line left
-	log=$CK_LOG/checkpatch-${label//\//-}.log
+	log=$CK_LOG/checkpatch-$(echo "$label" | tr '/ ' '--').log
 	(cd "$KSRC_DIR" && perl scripts/checkpatch.pl --strict --showfile "$patch") >"$log" 2>&1
 	line="$label: checkpatch --strict: $(grep -E '^total: ' "$log" | tail -1 | sed 's/^total: //')"
 	left=$(grep -E '(^|: )(ERROR|WARNING|CHECK):' "$log" |
@@ -1062,6 +1066,7 @@ do_fix_check() {
 		p=$(modinfo -F vermagic "$out/rpcrdma.ko" 2>/dev/null)
 		if [ "${p%% *}" = "$KVER" ]; then
 			RESULTS+=("fixes-only module ($*): build/patches/fixes/$KVER/rpcrdma.ko ($((SECONDS - t0)) s)")
+			msg "check: ${RESULTS[-1]}"
 		else
 			RESULTS+=("fixes-only module: vermagic '$p' is not $KVER's")
 			FAILED=1
