@@ -946,14 +946,34 @@ fix_build() {
 }
 
 # fix_tree TREE: TREE holds the pristine net/sunrpc/xprtrdma and the
-# headers the fixes touch, nothing built
+# headers the fixes touch. The first call copies them; later calls put
+# back only the files a diff applied since then touched (FIX_TOUCHED),
+# with a new mtime, so that make rebuilds those and keeps the rest.
 fix_tree() {
-	local tree=$1
-	rm -rf "$tree"
-	mkdir -p "$tree/net/sunrpc" "$tree/include/linux/sunrpc"
-	cp -r "$KSRC_DIR/net/sunrpc/xprtrdma" "$tree/net/sunrpc/" &&
-		cp "$KSRC_DIR/include/linux/sunrpc/svc_rdma.h" "$tree/include/linux/sunrpc/" ||
-		die "cannot copy xprtrdma from $KSRC_DIR into $tree"
+	local tree=$1 p
+	if [ ! -e "$tree/.pristine" ]; then
+		rm -rf "$tree"
+		mkdir -p "$tree/net/sunrpc" "$tree/include/linux/sunrpc"
+		cp -r "$KSRC_DIR/net/sunrpc/xprtrdma" "$tree/net/sunrpc/" &&
+			cp "$KSRC_DIR/include/linux/sunrpc/svc_rdma.h" "$tree/include/linux/sunrpc/" ||
+			die "cannot copy xprtrdma from $KSRC_DIR into $tree"
+		: >"$tree/.pristine"
+		FIX_TOUCHED=()
+		return 0
+	fi
+	for p in "${FIX_TOUCHED[@]}"; do
+		cp "$KSRC_DIR/$p" "$tree/$p" || die "cannot restore $p in $tree"
+	done
+	FIX_TOUCHED=()
+}
+
+# fix_apply_diff TREE DIFF: git apply DIFF in TREE, noting what it touches
+fix_apply_diff() {
+	local p
+	(cd "$1" && git apply "$2") || return 1
+	while IFS= read -r p; do
+		FIX_TOUCHED+=("$p")
+	done < <(sed -n 's|^+++ b/||p' "$2")
 }
 
 # fix_check_patch PATCH MSG LABEL: checkpatch --strict on PATCH (only the
@@ -994,7 +1014,7 @@ fix_check_patch() {
 # build/patches/fixes/<release>/rpcrdma.ko, for the VM scenarios
 do_fix_check() {
 	local tree out d n p m t0 line
-	local -a msgs patches
+	local -a msgs patches FIX_TOUCHED=()
 	ensure_headers
 	ensure_ksrc
 	need_pkgs git python3 perl make gcc
@@ -1005,6 +1025,7 @@ do_fix_check() {
 	mkdir -p "$out"
 	exec 8>"$tree.lock"
 	flock 8 || die "cannot lock $tree.lock"
+	rm -rf "$tree"
 	RESULTS=()
 	FAILED=0
 	# "stable": the backports to this tree's LTS line
@@ -1036,7 +1057,7 @@ do_fix_check() {
 			t0=$SECONDS
 			msg "check: [$d $n/${#patches[@]}] $(subject_of "$p")"
 			fix_tree "$tree"
-			(cd "$tree" && git apply "$OUT/$d/.alone/$(printf %04d "$n").diff") \
+			fix_apply_diff "$tree" "$OUT/$d/.alone/$(printf %04d "$n").diff" \
 				2>"$CK_LOG/apply-${d//\//-}-$n.log" ||
 				{ cat "$CK_LOG/apply-${d//\//-}-$n.log" >&2; die "fix $n of $d does not apply alone to the pristine tree"; }
 			if fix_build "$tree" "$CK_LOG/build-${d//\//-}-$n.log"; then
@@ -1057,7 +1078,7 @@ do_fix_check() {
 	for d in "$@"; do
 		for p in "$OUT/$d"/00[0-9][0-9]-*.patch; do
 			[ "${p##*/}" = 0000-cover-letter.patch ] && continue
-			(cd "$tree" && git apply "$p") 2>"$CK_LOG/apply-fixes.log" ||
+			fix_apply_diff "$tree" "$p" 2>"$CK_LOG/apply-fixes.log" ||
 				{ cat "$CK_LOG/apply-fixes.log" >&2; die "${p#"$OUT"/} does not apply on the fixes before it"; }
 		done
 	done
