@@ -116,10 +116,10 @@ $(KNAMES):
 buildroot-clean: ## delete the cached build roots (recreated on demand)
 	@for f in bookworm trixie sid; do $(TOP)/scripts/buildroot.sh remove $$f; done
 
-patches: ## build/patches/: the work as a git format-patch series against PATCHES_KVER's source (default trixie-backports)
+patches: ## build/patches/: the fixes per tree (nfsd, nfs), their stable/6.12 and stable/6.1 backports, the features, siw, rxe, as git format-patch series
 	@$(TOP)/scripts/patches.sh generate
 
-patches-check: patches ## apply the series patch by patch: build, checkpatch, KUnit, then VM scenarios 1 2 6 7 11 (PATCHES_VM=0: none)
+patches-check: patches ## each fix alone and in its series on 7.3, 6.12, 6.1: build, checkpatch, scenario 15 with the fixes-only module; the features: build, checkpatch, KUnit, VM scenarios 1 2 6 7 11 (PATCHES_VM=0: no VMs, fixes: the fixes' only)
 	@$(TOP)/scripts/patches.sh check
 
 check: ## CI's tier (30 min from nothing, 15 warm): KUnit, fuzz, build+lint per kernel, VM scenarios of kernels.tab's check column, dissector, package build (CHECK_KERNELS=, CHECK_SCENARIOS=, CHECK_DOC=cold|warm)
@@ -148,7 +148,7 @@ help: ## this list
 		awk -F'\t' '{printf "  make %-20s %s\n", $$1, $$2}'
 	@echo "  make <name>               the module for a kernel of the table: $(KNAMES)"
 	@echo "Variables: KVER=<release or name> KSRC=<kernel tree> FUZZ_SECONDS=<n>"
-	@echo "  PATCHES_KVER=<name or release> PATCHES_VM=0 PATCHES_KUNIT=first|last|both|none"
+	@echo "  PATCHES_KVER=<name or release> PATCHES_VM=0|fixes|1 PATCHES_KUNIT=first|last|both|none"
 	@echo "  VM_QEMU=system|backports|<path> VM_SMP=<n> MATRIX=\"<names>\" RPCRDMA_CM_CACHE=<dir>"
 	@echo "Kernels (scripts/kernels.tab; make kernels shows today's releases):"
 	@sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | \

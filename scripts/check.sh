@@ -210,8 +210,8 @@ if [ "$tier" = full ]; then
 	# The kernel patch series, patch by patch: build, checkpatch
 	# --strict, KUnit after the first and the last. Its VM scenarios run
 	# the same rules and files as the drop-in module the matrix tested.
-	step "patch series: build, checkpatch, KUnit per patch (PATCHES_VM=0 make patches-check)" \
-		env PATCHES_VM=0 make -s patches-check
+	step "patches: the fixes per tree and their 6.12 and 6.1 backports (each built alone, checkpatch, scenario 15 with the fixes-only module on each kernel), the features (build, checkpatch, KUnit per patch) (PATCHES_VM=fixes make patches-check)" \
+		env PATCHES_VM=fixes make -s patches-check
 fi
 # After the VM runs: the test also decodes the pcaps they recorded.
 step "Wireshark dissector: codec vectors and VM pcaps (make wireshark)" make -s wireshark

@@ -38,7 +38,9 @@
 #
 # Environment: PATCHES_KVER (kernel whose source and headers are used,
 # default trixie-backports), KSRC (another tree of the same version),
-# JOBS (default 2), PATCHES_VM=0 (check: skip the VM scenarios),
+# JOBS (default 2), PATCHES_VM=0 (check: skip the VM scenarios; fixes:
+# only the fixes' scenario 15 on each kernel), PATCHES_FIXES_SCENARIOS
+# (default 15),
 # PATCHES_VM_SCENARIOS (default "1 2 6 7 11"), PATCHES_KUNIT=first|last|
 # both|none (check: when KUnit runs, default both), FORCE=1 (regenerate
 # even when no input changed).
@@ -1148,8 +1150,12 @@ main() {
 		rm -f "$CK_LOG"/fixes-*.txt
 		# the build root clears the environment: settings go as arguments
 		"$0" _check "${PATCHES_KUNIT:-both}" || exit 1
-		if [ "${PATCHES_VM:-1}" = 0 ]; then
-			msg "patches-check: VM scenarios skipped (PATCHES_VM=0)"
+		case ${PATCHES_VM:-1} in
+		0 | 1 | fixes) ;;
+		*) die "PATCHES_VM=$PATCHES_VM: say 1 (every VM scenario), fixes (the fixes' only) or 0 (none)" ;;
+		esac
+		if [ "${PATCHES_VM:-1}" != 1 ]; then
+			msg "patches-check: the features' VM scenarios skipped (PATCHES_VM=${PATCHES_VM})"
 		else
 			[ -e "$FEAT/rpcrdma.ko" ] || die "no build/patches/features/rpcrdma.ko after the check"
 			sc=${PATCHES_VM_SCENARIOS:-1 2 6 7 11}
