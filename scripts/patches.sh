@@ -79,7 +79,11 @@ ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.
 	"include/linux/sunrpc/rpcrdma_cm.h ^void svc_rdma_cm_disconnected\\("
 	"include/linux/sunrpc/rpcrdma_cm.h ^void svc_rdma_cm_accept_failed\\("
 	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_count_unposted\\("
-	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_count_accept_failed\\(")
+	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_count_accept_failed\\("
+	# what only client_cq_lockdep calls: a lockdep remedy for ib_core,
+	# not a patch for xprtrdma
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^void rpcrdma_cm_cq_lockdep_class\\("
+	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_cq_lockdep_class\\(")
 # Kbuild files and MAINTAINERS: the series edits them (generated, never stored)
 KBUILD_FILES="net/sunrpc/xprtrdma/Makefile net/sunrpc/Makefile net/sunrpc/Kconfig MAINTAINERS"
 
