@@ -463,7 +463,8 @@ class Checker:
         th = c.thresh(d) // (2 if self.a.doctor == "thresh" else 1)
         if length > th and d == "s" and self.stock_server:
             # Debian's server ignores the client's Receive Size
-            # (DESIGN.md section 2): reported, not asserted
+            # (Documentation/upstream-bugs.md#receive-size-ignored):
+            # reported, not asserted
             self.stock_over += 1
         elif length > th:
             self.fail("%s: a %s Send of %d octets (frame %d) exceeds the "
@@ -800,12 +801,12 @@ class Checker:
         if self.stock_server and swi_clear:
             self.notes.append("stock server: %d Sends With Invalidate on "
                               "connections where it advertised R=0 "
-                              "(DESIGN.md section 2), not asserted" %
+                              "(upstream-bugs.md#server-r-bit), not asserted" %
                               swi_clear)
         if self.stock_over:
             self.notes.append("stock server: %d Sends above the threshold "
                               "the client's Receive Size sets (it ignores "
-                              "it, DESIGN.md section 2), not asserted" %
+                              "it, upstream-bugs.md#receive-size-ignored), not asserted" %
                               self.stock_over)
         maxc = max([c.maxlen["c"] for c in est] or [0])
         maxs = max([c.maxlen["s"] for c in est] or [0])
