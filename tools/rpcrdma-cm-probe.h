@@ -169,6 +169,7 @@ struct probe_v2_rx {
 struct probe_v2 {
 	struct probe_conn c;
 	bool client;
+	const struct rpcrdma_xchar_base *base;	/* headers, error codes */
 	struct rpcrdma_xchar_ep ep;
 	struct ibv_mr *mr;		/* receive and send buffers */
 	struct ibv_mr *chunk_mr;	/* chunk buffers, open to the peer */

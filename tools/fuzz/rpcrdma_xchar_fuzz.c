@@ -21,6 +21,10 @@
  *    decodes to the same values;
  *  - the header decoder never reports an rdma_optinfo outside the
  *    message;
+ *  - under each Version Two base (version-two-01, the working copy),
+ *    an RDMA2_MSG/NOMSG or RDMA2_ERROR header that decodes lies within
+ *    the message, and one the encoder can express encodes back to the
+ *    very octets it came from;
  *  - an endpoint fed every message that decodes keeps its invariants:
  *    the send limit never exceeds the peer's Receive Buffer Size, its
  *    own stays within its limits, every answer it produces encodes.
@@ -29,6 +33,7 @@
  * the input as a crash.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/types.h>
@@ -288,6 +293,59 @@ static void fuzz_check_opthdr(const u8 *buf, size_t len)
 	fuzz_drive_ep(hdr.info, hdr.infolen);
 }
 
+static void fuzz_check_msghdr(const struct rpcrdma_xchar_base *base,
+			      const u8 *buf, size_t len)
+{
+	struct rpcrdma_xchar_msghdr hdr;
+	u8 out[512];
+	int ret;
+
+	if (rpcrdma_xchar_decode_msghdr(base, buf, len, &hdr) !=
+	    RPCRDMA_XCHAR_OK)
+		return;
+	FUZZ_CHECK(hdr.hdrlen <= len);
+	FUZZ_CHECK(hdr.hdrlen >= base->msg_hdrlen);
+	FUZZ_CHECK(hdr.pos0 <= hdr.nreads && (hdr.reply || !hdr.nreply));
+	FUZZ_CHECK(base->inv_handle || !hdr.inv_handle);
+	ret = rpcrdma_xchar_encode_msghdr(base, out, sizeof(out), &hdr);
+	if (hdr.nreads != hdr.pos0 || hdr.nwrites || hdr.nreply > 1) {
+		FUZZ_CHECK(ret == -EINVAL);
+		return;
+	}
+	FUZZ_CHECK(ret == (int)hdr.hdrlen);
+	FUZZ_CHECK(!memcmp(out, buf, ret));
+}
+
+static void fuzz_check_error(const struct rpcrdma_xchar_base *base,
+			     const u8 *buf, size_t len)
+{
+	struct rpcrdma_xchar_errhdr err;
+	u8 out[64];
+	int ret;
+
+	if (rpcrdma_xchar_decode_error(base, buf, len, &err) !=
+	    RPCRDMA_XCHAR_OK)
+		return;
+	FUZZ_CHECK(len >= 20);
+	ret = rpcrdma_xchar_encode_error(base, out, sizeof(out), &err);
+	if (!strcmp(rpcrdma_xchar_err_name(base, err.err), "unknown")) {
+		FUZZ_CHECK(ret == -EINVAL);
+		return;
+	}
+	FUZZ_CHECK(ret == 20 || ret == 28);
+	FUZZ_CHECK((size_t)ret <= len && !memcmp(out, buf, ret));
+}
+
+static void fuzz_check_headers(const u8 *buf, size_t len)
+{
+	enum rpcrdma_xchar_base_id id;
+
+	for (id = RPCRDMA_XCHAR_BASE_01; id <= RPCRDMA_XCHAR_BASE_WC; id++) {
+		fuzz_check_msghdr(rpcrdma_xchar_base_get(id), buf, len);
+		fuzz_check_error(rpcrdma_xchar_base_get(id), buf, len);
+	}
+}
+
 /* libFuzzer's entry point, named through an asm label so that the
  * C identifier can follow kernel naming.
  */
@@ -304,6 +362,7 @@ int rpcrdma_xchar_fuzz_one(const u8 *data, size_t size)
 	fuzz_check_propset(buf, size);
 	fuzz_check_subset(buf, size);
 	fuzz_check_opthdr(buf, size);
+	fuzz_check_headers(buf, size);
 	fuzz_drive_ep(buf, size);
 	FUZZ_CHECK(!size || !memcmp(buf, data, size));
 	free(buf);
