@@ -65,6 +65,9 @@ static void probe_usage(FILE *f)
 		"draft-dnoveck-nfsv4-rpcrdma-xcharext-03; never in the kernel):\n"
 		"  --v2               speak Version Two instead: no private data,\n"
 		"                     ROPT_CONNPROP first; with SERVER or --listen\n"
+		"  --base 01|2016-11-10  the Version Two text for headers and error\n"
+		"                     codes: version-two-01 (default), or the later\n"
+		"                     working copy of 2016-11-10\n"
 		"  --rbsiz N          this side's Receive Buffer Size (default 4096)\n"
 		"  --rbsiz-max N      the largest it may grow to (default %d)\n"
 		"  --request rbsiz=N  ask the peer to change its Receive Buffer Size\n"
@@ -205,6 +208,7 @@ enum {
 	OPT_JSON, OPT_LISTEN, OPT_REJECT, OPT_COUNT, OPT_REPEAT, OPT_SEED,
 	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ, OPT_NO_REPLY_BUFFER,
 	OPT_V2, OPT_RBSIZ, OPT_RBSIZ_MAX, OPT_REQUEST, OPT_UPDATE, OPT_NULL,
+	OPT_BASE,
 };
 
 static const struct option probe_longopts[] = {
@@ -230,6 +234,7 @@ static const struct option probe_longopts[] = {
 	{ "request",     required_argument, NULL, OPT_REQUEST },
 	{ "update",      required_argument, NULL, OPT_UPDATE },
 	{ "null",        required_argument, NULL, OPT_NULL },
+	{ "base",        required_argument, NULL, OPT_BASE },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
@@ -285,6 +290,22 @@ static void probe_parse_null(const char *arg)
 		probe_bad_usage("--null wants SIZE[,SIZE...]");
 }
 
+/* --base: one of the two Version Two texts, by the name the codec uses */
+static void probe_parse_base(const char *arg)
+{
+	const struct rpcrdma_xchar_base *base;
+	enum rpcrdma_xchar_base_id id;
+
+	for (id = RPCRDMA_XCHAR_BASE_01; id <= RPCRDMA_XCHAR_BASE_WC; id++) {
+		base = rpcrdma_xchar_base_get(id);
+		if (!strcmp(arg, base->name)) {
+			opts.v2_base = id;
+			return;
+		}
+	}
+	probe_bad_usage("--base wants 01 or 2016-11-10, not '%s'", arg);
+}
+
 /* The --v2 options */
 static bool probe_v2_option(int c, bool *seen)
 {
@@ -308,6 +329,9 @@ static bool probe_v2_option(int c, bool *seen)
 		break;
 	case OPT_NULL:
 		probe_parse_null(optarg);
+		break;
+	case OPT_BASE:
+		probe_parse_base(optarg);
 		break;
 	default:
 		return false;
@@ -472,7 +496,7 @@ static void probe_check_v2(const struct probe_seen *seen)
 	if (!opts.v2) {
 		if (seen->v2)
 			probe_bad_usage("%s need --v2",
-					"--rbsiz, --rbsiz-max, --request, --update, --null");
+					"--rbsiz, --rbsiz-max, --request, --update, --null, --base");
 		return;
 	}
 	if (seen->sizes || seen->pdata || seen->no_pdata || opts.repeat ||

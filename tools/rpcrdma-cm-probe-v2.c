@@ -909,7 +909,7 @@ enum probe_exit probe_v2_active(const struct addrinfo *ai)
 {
 	struct probe_v2 v = {
 		.client = true,
-		.base = rpcrdma_xchar_base_get(RPCRDMA_XCHAR_BASE_01),
+		.base = rpcrdma_xchar_base_get(opts.v2_base),
 	};
 	enum probe_exit code;
 	bool clean;
@@ -928,7 +928,8 @@ enum probe_exit probe_v2_active(const struct addrinfo *ai)
 		probe_v2_teardown(&v);
 		return code;
 	}
-	v2_say("connected role=client peer=%s:%s", opts.host, opts.port);
+	v2_say("connected role=client peer=%s:%s base=%s", opts.host, opts.port,
+	       v.base->name);
 	code = v2_client_run(&v);
 	clean = probe_v2_disconnect(&v);
 	v2_say("disconnected role=client clean=%d", clean);
@@ -984,7 +985,7 @@ enum probe_exit probe_v2_listen(const struct addrinfo *ai)
 	for (n = 0; !opts.count || n < opts.count; n++) {
 		struct probe_v2 v = {
 			.client = false,
-			.base = rpcrdma_xchar_base_get(RPCRDMA_XCHAR_BASE_01),
+			.base = rpcrdma_xchar_base_get(opts.v2_base),
 		};
 
 		if (rpcrdma_xchar_ep_init(&v.ep, &opts.v2_lim)) {
@@ -995,7 +996,8 @@ enum probe_exit probe_v2_listen(const struct addrinfo *ai)
 		code = probe_v2_accept(&v, opts.wait_s ? opts.wait_s * 1000 :
 						       -1);
 		if (code == PROBE_OK) {
-			v2_say("connected role=listener num=%lu", n + 1);
+			v2_say("connected role=listener num=%lu base=%s", n + 1,
+			       v.base->name);
 			v2_serve(&v);
 		} else {
 			v2_summary(&v, "not-connected");

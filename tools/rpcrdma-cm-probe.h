@@ -109,6 +109,7 @@ struct probe_opts {
 	u32 v2_update_rbsiz;		/* --update rbsiz=N, 0: none */
 	u32 v2_null[PROBE_V2_NULLS];	/* --null SIZE,...: Call sizes */
 	unsigned int v2_nnull;
+	enum rpcrdma_xchar_base_id v2_base;	/* --base, default -01 */
 };
 
 /* The parts of a CM event the probe keeps after acknowledging it */
