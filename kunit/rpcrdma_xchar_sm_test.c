@@ -3,8 +3,9 @@
  * KUnit tests for one endpoint's transport property state
  * (draft-dnoveck-nfsv4-rpcrdma-xcharext-03): the peer's properties as
  * known from ROPT_CONNPROP and ROPT_UPDPROP, a property request and
- * its answer, the Receive Buffer Size rules of Section 3.1 and what
- * each property lets a sender do. Messages reach the state machine as
+ * its answer, the Receive Buffer Size rules of Section 3.1, a peer
+ * that refuses the extension (Section 4) and what each property lets
+ * a sender do. Messages reach the state machine as
  * the codec decodes them from octets laid out here by hand.
  */
 
@@ -197,7 +198,7 @@ static void own_connprop_case(struct kunit *test)
 	int ret;
 
 	sm_init(test, &ep);
-	ret = rpcrdma_xchar_ep_connprop(&ep, buf, sizeof(buf));
+	ret = rpcrdma_xchar_ep_connprop(&ep, 1, buf, sizeof(buf));
 	KUNIT_ASSERT_EQ(test, ret, (int)sizeof(expect));
 	KUNIT_EXPECT_EQ(test, memcmp(buf, expect, sizeof(expect)), 0);
 	/* Section 4.1: it must fit the Version One default of 1024 */
@@ -810,6 +811,245 @@ static struct kunit_suite sm_rbsiz_suite = {
 };
 
 /*
+ * Section 4: a peer without the extension answers RDMA2_ERR_INVAL_OPTION
+ */
+
+/* This endpoint's CONNPROP, sent with rdma_xid @xid */
+static void sm_send_connprop(struct kunit *test, struct rpcrdma_xchar_ep *ep,
+			     u32 xid)
+{
+	u8 buf[64];
+
+	KUNIT_ASSERT_GT(test, rpcrdma_xchar_ep_connprop(ep, xid, buf,
+							sizeof(buf)), 0);
+}
+
+static void refused_connprop_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_ep ep;
+
+	sm_init(test, &ep);
+	sm_send_connprop(test, &ep, 7);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 7), 0);
+	KUNIT_EXPECT_TRUE(test, ep.peer_lacks);
+	KUNIT_EXPECT_EQ(test, ep.ignored, 0);
+	/* Table 1 for the peer: 4096, no remote invalidation, inline */
+	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 4096);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 4096);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_xchar_ep_call_needs_pos0(&ep, 4096));
+	KUNIT_EXPECT_TRUE(test, rpcrdma_xchar_ep_call_needs_pos0(&ep, 4097));
+	KUNIT_EXPECT_FALSE(test, rpcrdma_xchar_ep_may_send_inv(&ep, 0x1234));
+	KUNIT_EXPECT_TRUE(test, rpcrdma_xchar_ep_may_send_backward(&ep, false));
+	KUNIT_EXPECT_FALSE(test, rpcrdma_xchar_ep_may_send_backward(&ep, true));
+}
+
+enum sm_after_op {
+	SM_AFTER_CONNPROP,
+	SM_AFTER_REQUEST,
+	SM_AFTER_RAISE,
+	SM_AFTER_ANSWER,
+};
+
+struct sm_after_param {
+	const char	*desc;
+	enum sm_after_op op;
+	int		ret;
+	u32		ignored;
+};
+
+static void sm_after_get_desc(const struct sm_after_param *param,
+			      char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Once the peer said no, nothing of the extension goes to it again */
+static const struct sm_after_param sm_after_vectors[] = {
+	{ "ROPT_CONNPROP again", SM_AFTER_CONNPROP, -EOPNOTSUPP, 0 },
+	{ "ROPT_REQPROP", SM_AFTER_REQUEST, -EOPNOTSUPP, 0 },
+	{ "a raise, to be announced by ROPT_UPDPROP", SM_AFTER_RAISE,
+	  -EOPNOTSUPP, 0 },
+	{ "a ROPT_RESPROP to its ROPT_REQPROP", SM_AFTER_ANSWER, -EOPNOTSUPP,
+	  1 },
+};
+
+KUNIT_ARRAY_PARAM(sm_after_vectors, sm_after_vectors, sm_after_get_desc);
+
+static void refused_then_case(struct kunit *test)
+{
+	const struct sm_after_param *param = test->param_value;
+	struct rpcrdma_xchar_answer ans;
+	struct rpcrdma_xchar_ep ep;
+	u8 buf[64];
+	int ret;
+
+	sm_init(test, &ep);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 1), 0);
+	switch (param->op) {
+	case SM_AFTER_CONNPROP:
+		ret = rpcrdma_xchar_ep_connprop(&ep, 2, buf, sizeof(buf));
+		break;
+	case SM_AFTER_REQUEST:
+		ret = rpcrdma_xchar_ep_request(&ep, 2, sm_want_2048, 1);
+		break;
+	case SM_AFTER_RAISE:
+		ret = rpcrdma_xchar_ep_raise_rbsiz(&ep, 8192);
+		break;
+	default:
+		ret = sm_reqprop(test, &ep, 2, sm_req_2048,
+				 sizeof(sm_req_2048), &ans);
+		break;
+	}
+	KUNIT_EXPECT_EQ(test, ret, param->ret);
+	KUNIT_EXPECT_EQ(test, ep.ignored, param->ignored);
+	KUNIT_EXPECT_FALSE(test, ep.req_pending);
+	KUNIT_EXPECT_EQ(test, ep.local.rbsiz, 4096);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_post_size(&ep), 4096);
+}
+
+static void refused_request_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_ep ep;
+
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+		    sizeof(sm_rbsiz_only_connprop), 0);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_request(&ep, 2, sm_want_2048,
+						       1), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 2048);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 2), 0);
+	/* rejected: the lower limit ends; what its CONNPROP said stays */
+	KUNIT_EXPECT_FALSE(test, ep.req_pending);
+	KUNIT_EXPECT_TRUE(test, ep.peer_lacks);
+	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 16384);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 16384);
+}
+
+static void refused_twice_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_ep ep;
+
+	/* the REQPROP went out before the refusal of the CONNPROP came */
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+		    sizeof(sm_rbsiz_only_connprop), 0);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_request(&ep, 2, sm_want_2048,
+						       1), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 1), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 16384);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 2), 0);
+	KUNIT_EXPECT_EQ(test, ep.ignored, 0);
+}
+
+enum sm_stray_setup {
+	SM_STRAY_NOTHING_SENT,
+	SM_STRAY_OTHER_XID,
+	SM_STRAY_ANSWERED,
+};
+
+struct sm_stray_param {
+	const char		*desc;
+	enum sm_stray_setup	setup;
+	u32			xid;
+};
+
+static void sm_stray_get_desc(const struct sm_stray_param *param,
+			      char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+static const struct sm_stray_param sm_stray_vectors[] = {
+	{ "before any property message", SM_STRAY_NOTHING_SENT, 0 },
+	{ "xid of no property message", SM_STRAY_OTHER_XID, 6 },
+	{ "xid of a request already answered", SM_STRAY_ANSWERED, 2 },
+};
+
+KUNIT_ARRAY_PARAM(sm_stray_vectors, sm_stray_vectors, sm_stray_get_desc);
+
+static void stray_inval_option_case(struct kunit *test)
+{
+	const struct sm_stray_param *param = test->param_value;
+	struct rpcrdma_xchar_ep ep;
+	u32 accepted;
+
+	sm_init(test, &ep);
+	if (param->setup != SM_STRAY_NOTHING_SENT) {
+		sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+			    sizeof(sm_rbsiz_only_connprop), 0);
+		sm_send_connprop(test, &ep, 5);
+	}
+	if (param->setup == SM_STRAY_ANSWERED) {
+		KUNIT_ASSERT_EQ(test,
+				rpcrdma_xchar_ep_request(&ep, 2, sm_want_2048,
+							 1), 0);
+		sm_resprop(test, &ep, 2, sm_res_done, sizeof(sm_res_done), 0,
+			   &accepted);
+	}
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep,
+								 param->xid),
+			-ENOENT);
+	KUNIT_EXPECT_FALSE(test, ep.peer_lacks);
+	KUNIT_EXPECT_EQ(test, ep.ignored, 1);
+}
+
+static void refused_raise_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_answer ans;
+	struct rpcrdma_xchar_ep ep;
+
+	sm_init(test, &ep);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_raise_rbsiz(&ep, 8192), 0);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 1), 0);
+	/* never to be announced: receives go back to the size in force */
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_post_size(&ep), 4096);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_receives_posted(&ep, 8192,
+							       &ans), 0);
+	KUNIT_EXPECT_EQ(test, ep.local.rbsiz, 4096);
+}
+
+static void refused_reply_chunk_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_limits lim = sm_lim;
+	struct rpcrdma_xchar_ep ep;
+
+	lim.rbsiz = 16384;
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_init(&ep, &lim), 0);
+	sm_connprop(test, &ep, sm_server_connprop, sizeof(sm_server_connprop),
+		    0);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_EXPECT_FALSE(test,
+			   rpcrdma_xchar_ep_call_needs_reply_chunk(&ep, 16384));
+	/* our 16384 never reached it: it sends inline only up to 4096 */
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 1), 0);
+	KUNIT_EXPECT_FALSE(test,
+			   rpcrdma_xchar_ep_call_needs_reply_chunk(&ep, 4096));
+	KUNIT_EXPECT_TRUE(test,
+			  rpcrdma_xchar_ep_call_needs_reply_chunk(&ep, 4097));
+}
+
+static struct kunit_case sm_refusal_cases[] = {
+	KUNIT_CASE(refused_connprop_case),
+	KUNIT_CASE_PARAM(refused_then_case, sm_after_vectors_gen_params),
+	KUNIT_CASE(refused_request_case),
+	KUNIT_CASE(refused_twice_case),
+	KUNIT_CASE_PARAM(stray_inval_option_case,
+			 sm_stray_vectors_gen_params),
+	KUNIT_CASE(refused_raise_case),
+	KUNIT_CASE(refused_reply_chunk_case),
+	{}
+};
+
+static struct kunit_suite sm_refusal_suite = {
+	.name		= "rpcrdma_xchar_refusal",
+	.test_cases	= sm_refusal_cases,
+};
+
+/*
  * Sections 3.1 to 3.3: what a sender may do
  */
 
@@ -979,12 +1219,12 @@ static void two_endpoints_case(struct kunit *test)
 
 	sm_init(test, &cl);
 	sm_init(test, &sv);
-	len = rpcrdma_xchar_ep_connprop(&cl, buf, sizeof(buf));
+	len = rpcrdma_xchar_ep_connprop(&cl, 1, buf, sizeof(buf));
 	KUNIT_ASSERT_GT(test, len, 0);
 	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_decode_connprop(buf, len, &cp),
 			RPCRDMA_XCHAR_OK);
 	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_connprop(&sv, &cp), 0);
-	len = rpcrdma_xchar_ep_connprop(&sv, buf, sizeof(buf));
+	len = rpcrdma_xchar_ep_connprop(&sv, 1, buf, sizeof(buf));
 	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_decode_connprop(buf, len, &cp),
 			RPCRDMA_XCHAR_OK);
 	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_connprop(&cl, &cp), 0);
@@ -1044,4 +1284,4 @@ static struct kunit_suite sm_sender_suite = {
 };
 
 kunit_test_suites(&sm_peer_suite, &sm_request_suite, &sm_answer_suite,
-		  &sm_rbsiz_suite, &sm_sender_suite);
+		  &sm_rbsiz_suite, &sm_refusal_suite, &sm_sender_suite);

@@ -182,12 +182,13 @@ static int v2_send_opt(struct probe_v2 *v, u32 xid, u32 opttype,
 
 static int v2_send_connprop(struct probe_v2 *v)
 {
+	u32 xid = ++v->xid;
 	u8 info[256];
 
 	v->connprop_sent = true;
 	v2_print_props("own", &v->ep.local);
-	return v2_send_opt(v, ++v->xid, RPCRDMA_XCHAR_ROPT_CONNPROP, info,
-			   rpcrdma_xchar_ep_connprop(&v->ep, info,
+	return v2_send_opt(v, xid, RPCRDMA_XCHAR_ROPT_CONNPROP, info,
+			   rpcrdma_xchar_ep_connprop(&v->ep, xid, info,
 						     sizeof(info)));
 }
 

@@ -27,7 +27,9 @@
  *    very octets it came from;
  *  - an endpoint fed every message that decodes keeps its invariants:
  *    the send limit never exceeds the peer's Receive Buffer Size, its
- *    own stays within its limits, every answer it produces encodes.
+ *    own stays within its limits, every answer it produces encodes;
+ *    once the peer refuses its CONNPROP (RDMA2_ERR_INVAL_OPTION) it
+ *    has nothing pending and produces no property message.
  *
  * A failed check prints what went wrong and aborts: libFuzzer records
  * the input as a crash.
@@ -232,6 +234,25 @@ static void fuzz_send_answer(const struct rpcrdma_xchar_answer *ans)
 						ans->nother) > 0);
 }
 
+/* The peer answers the CONNPROP with RDMA2_ERR_INVAL_OPTION */
+static void fuzz_refuse(struct rpcrdma_xchar_ep *ep)
+{
+	static const struct rpcrdma_xchar_prop lower[] = {
+		{ RPCRDMA_XCHAR_PROP_RBSIZ, false, 2048 },
+	};
+	u8 out[64];
+
+	FUZZ_CHECK(rpcrdma_xchar_ep_recv_inval_option(ep, 9) == 0);
+	FUZZ_CHECK(ep->peer_lacks && !ep->req_pending && !ep->raise_to);
+	FUZZ_CHECK(rpcrdma_xchar_ep_send_limit(ep) == ep->peer.rbsiz);
+	FUZZ_CHECK(rpcrdma_xchar_ep_post_size(ep) == ep->local.rbsiz);
+	FUZZ_CHECK(rpcrdma_xchar_ep_connprop(ep, 10, out, sizeof(out)) ==
+		   -EOPNOTSUPP);
+	FUZZ_CHECK(rpcrdma_xchar_ep_request(ep, 11, lower, 1) == -EOPNOTSUPP);
+	FUZZ_CHECK(rpcrdma_xchar_ep_raise_rbsiz(ep, 8192) == -EOPNOTSUPP);
+	fuzz_check_ep(ep);
+}
+
 /* Feed the input to an endpoint as each message type in turn */
 static void fuzz_drive_ep(const u8 *buf, size_t len)
 {
@@ -244,10 +265,14 @@ static void fuzz_drive_ep(const u8 *buf, size_t len)
 	struct rpcrdma_xchar_updprop up;
 	struct rpcrdma_xchar_answer ans;
 	struct rpcrdma_xchar_ep ep;
+	u8 out[64];
 	u32 accepted;
 	int ret;
 
 	FUZZ_CHECK(rpcrdma_xchar_ep_init(&ep, &fuzz_lim) == 0);
+	FUZZ_CHECK(rpcrdma_xchar_ep_connprop(&ep, 9, out, 0) ==
+		   -EMSGSIZE);
+	FUZZ_CHECK(rpcrdma_xchar_ep_connprop(&ep, 9, out, sizeof(out)) > 0);
 	if (rpcrdma_xchar_decode_connprop(buf, len, &cp) == RPCRDMA_XCHAR_OK) {
 		FUZZ_CHECK(rpcrdma_xchar_ep_recv_connprop(&ep, &cp) == 0);
 		FUZZ_CHECK(ep.peer.rbsiz == cp.start.val.rbsiz);
@@ -276,6 +301,8 @@ static void fuzz_drive_ep(const u8 *buf, size_t len)
 		FUZZ_CHECK(!ep.raise_to);
 	}
 	fuzz_check_ep(&ep);
+	if (len && buf[0] & 1)
+		fuzz_refuse(&ep);
 }
 
 static void fuzz_check_opthdr(const u8 *buf, size_t len)
