@@ -401,7 +401,7 @@ static const struct sm_req_param sm_req_vectors[] = {
 	{ "RBSIZ 1023", true, false, { { RBSIZ, false, 1023 } }, 1,
 	  -EINVAL },
 	{ "before the peer's CONNPROP", false, false,
-	  { { RBSIZ, false, 2048 } }, 1, -EPERM },
+	  { { RBSIZ, false, 2048 } }, 1, 0 },
 	{ "REQREMINV, in nochg", true, false, { { REQREMINV, false, 0 } },
 	  1, -EPERM },
 	{ "BRS, in nochg", true, false, { { BRS, false, 2 } }, 1,
@@ -435,6 +435,26 @@ static void request_rules_case(struct kunit *test)
 			param->ret);
 	if (param->ret)
 		KUNIT_EXPECT_EQ(test, ep.req_xid, param->pending ? 1 : 0);
+}
+
+static void request_before_connprop_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_ep ep;
+	u32 accepted;
+
+	/* Table 1's 4096 until the CONNPROP, so asking for 2048 lowers */
+	sm_init(test, &ep);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_request(&ep, 3, sm_want_2048,
+						       1), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 2048);
+	/* the peer's CONNPROP then crosses it: still 2048 while pending */
+	sm_connprop(test, &ep, sm_server_connprop, sizeof(sm_server_connprop),
+		    0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 2048);
+	sm_resprop(test, &ep, 3, sm_res_done, sizeof(sm_res_done), 0,
+		   &accepted);
+	KUNIT_EXPECT_EQ(test, accepted, BIT(RBSIZ));
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 2048);
 }
 
 static void request_raise_limit_case(struct kunit *test)
@@ -483,6 +503,7 @@ static struct kunit_case sm_request_cases[] = {
 	KUNIT_CASE(resprop_wrong_xid_case),
 	KUNIT_CASE(resprop_unsolicited_case),
 	KUNIT_CASE_PARAM(request_rules_case, sm_req_vectors_gen_params),
+	KUNIT_CASE(request_before_connprop_case),
 	KUNIT_CASE(request_raise_limit_case),
 	KUNIT_CASE(request_lower_then_update_case),
 	{}

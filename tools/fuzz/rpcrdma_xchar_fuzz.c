@@ -278,7 +278,7 @@ static void fuzz_drive_ep(const u8 *buf, size_t len)
 		FUZZ_CHECK(ep.peer.rbsiz == cp.start.val.rbsiz);
 	}
 	fuzz_check_ep(&ep);
-	if (ep.peer_connprop && ep.peer.rbsiz > 2048 &&
+	if (ep.peer.rbsiz > 2048 &&
 	    rpcrdma_xchar_ep_request(&ep, 1, lower, 1) == 0)
 		FUZZ_CHECK(rpcrdma_xchar_ep_send_limit(&ep) == 2048);
 	fuzz_check_ep(&ep);

@@ -280,14 +280,16 @@ static int xchar_check_request(const struct rpcrdma_xchar_ep *ep,
  * @want: optreqpr_want, which the caller then encodes
  * @n: entries of @want
  *
- * One request at a time. Only basic properties the peer announced as
- * changeable may be asked for (Section 4.1), and a Receive Buffer Size
- * no smaller than %RPCRDMA_XCHAR_RBSIZ_MIN. A request to lower the
- * peer's Receive Buffer Size lowers the send limit at once (3.1).
+ * One request at a time, for basic properties only, and a Receive
+ * Buffer Size no smaller than %RPCRDMA_XCHAR_RBSIZ_MIN. It may precede
+ * the peer's CONNPROP: Section 3 lets a partner "always request a
+ * change", and until that CONNPROP every property has its default. A
+ * request to lower the peer's Receive Buffer Size lowers the send limit
+ * at once (3.1).
  *
  * Return: 0; -EOPNOTSUPP when the peer lacks the extension; -EBUSY
- * while a request is pending; -EPERM before the peer's CONNPROP or for
- * a property it keeps fixed; -EINVAL otherwise.
+ * while a request is pending; -EPERM for a property it keeps fixed;
+ * -EINVAL otherwise.
  */
 int rpcrdma_xchar_ep_request(struct rpcrdma_xchar_ep *ep, u32 xid,
 			     const struct rpcrdma_xchar_prop *want, u32 n)
@@ -299,8 +301,6 @@ int rpcrdma_xchar_ep_request(struct rpcrdma_xchar_ep *ep, u32 xid,
 		return -EOPNOTSUPP;
 	if (ep->req_pending)
 		return -EBUSY;
-	if (!ep->peer_connprop)
-		return -EPERM;
 	ret = xchar_check_request(ep, want, n);
 	if (ret)
 		return ret;
