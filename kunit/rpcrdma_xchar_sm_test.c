@@ -121,7 +121,8 @@ static void peer_connprop_case(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ep.peer.reqreminv);
 	KUNIT_EXPECT_EQ(test, ep.peer.brs, RPCRDMA_XCHAR_BKREQSUP_GENL);
 	/* opticonnpr_nochg: positions 1 and 2 */
-	KUNIT_EXPECT_EQ(test, ep.peer_fixed, BIT(REQREMINV) | BIT(BRS));
+	KUNIT_EXPECT_EQ(test, ep.peer_nochg, BIT(REQREMINV) | BIT(BRS));
+	KUNIT_EXPECT_EQ(test, ep.peer_absent, 0);
 	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 8192);
 }
 
@@ -136,7 +137,8 @@ static void peer_connprop_partial_case(struct kunit *test)
 	/* left out: default, and may not change */
 	KUNIT_EXPECT_FALSE(test, ep.peer.reqreminv);
 	KUNIT_EXPECT_EQ(test, ep.peer.brs, RPCRDMA_XCHAR_BKREQSUP_INLINE);
-	KUNIT_EXPECT_EQ(test, ep.peer_fixed, BIT(REQREMINV) | BIT(BRS));
+	KUNIT_EXPECT_EQ(test, ep.peer_absent, BIT(REQREMINV) | BIT(BRS));
+	KUNIT_EXPECT_EQ(test, ep.peer_nochg, 0);
 }
 
 static void peer_second_connprop_case(struct kunit *test)
@@ -153,24 +155,46 @@ static void peer_second_connprop_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ep.ignored, 1);
 }
 
+/* REQREMINV FALSE and RBSIZ 32768 */
+static const __be32 sm_upd_reqreminv[] = {
+	W(2),
+	W(2), W(4), W(0),
+	W(1), W(4), W(32768),
+};
+
 static void peer_updprop_case(struct kunit *test)
 {
-	/* RBSIZ may change; REQREMINV was in nochg */
+	struct rpcrdma_xchar_ep ep;
+
+	/* REQREMINV was in nochg: "not expected to change", yet it did */
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, sm_server_connprop, sizeof(sm_server_connprop),
+		    0);
+	sm_updprop(test, &ep, sm_upd_reqreminv, sizeof(sm_upd_reqreminv), 0);
+	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 32768);
+	KUNIT_EXPECT_FALSE(test, ep.peer.reqreminv);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_xchar_ep_may_send_inv(&ep, 0x1234));
+	KUNIT_EXPECT_EQ(test, ep.ignored, 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 32768);
+}
+
+static void peer_updprop_absent_case(struct kunit *test)
+{
 	static const __be32 upd[] = {
 		W(2),
-		W(2), W(4), W(0),
+		W(2), W(4), W(1),
 		W(1), W(4), W(32768),
 	};
 	struct rpcrdma_xchar_ep ep;
 
+	/* REQREMINV was left out: "not allowed to change", so ignored */
 	sm_init(test, &ep);
-	sm_connprop(test, &ep, sm_server_connprop, sizeof(sm_server_connprop),
-		    0);
+	sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+		    sizeof(sm_rbsiz_only_connprop), 0);
 	sm_updprop(test, &ep, upd, sizeof(upd), 0);
 	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 32768);
-	KUNIT_EXPECT_TRUE(test, ep.peer.reqreminv);
+	KUNIT_EXPECT_FALSE(test, ep.peer.reqreminv);
 	KUNIT_EXPECT_EQ(test, ep.ignored, 1);
-	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 32768);
 }
 
 static void peer_updprop_first_case(struct kunit *test)
@@ -242,6 +266,7 @@ static struct kunit_case sm_peer_cases[] = {
 	KUNIT_CASE(peer_connprop_partial_case),
 	KUNIT_CASE(peer_second_connprop_case),
 	KUNIT_CASE(peer_updprop_case),
+	KUNIT_CASE(peer_updprop_absent_case),
 	KUNIT_CASE(peer_updprop_first_case),
 	KUNIT_CASE(own_connprop_case),
 	KUNIT_CASE_PARAM(init_limits_case, sm_init_vectors_gen_params),
@@ -379,9 +404,15 @@ static void resprop_unsolicited_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 16384);
 }
 
+enum sm_req_peer {
+	SM_REQ_NO_CONNPROP,
+	SM_REQ_SERVER,		/* sm_server_connprop: nochg REQREMINV, BRS */
+	SM_REQ_RBSIZ_ONLY,	/* sm_rbsiz_only_connprop: the rest left out */
+};
+
 struct sm_req_param {
 	const char			*desc;
-	bool				connprop;
+	enum sm_req_peer		connprop;
 	bool				pending;
 	struct rpcrdma_xchar_prop	want[2];
 	u32				n;
@@ -394,24 +425,31 @@ static void sm_req_get_desc(const struct sm_req_param *param, char *desc)
 }
 
 static const struct sm_req_param sm_req_vectors[] = {
-	{ "RBSIZ 2048", true, false, { { RBSIZ, false, 2048 } }, 1, 0 },
-	{ "RBSIZ default", true, false, { { RBSIZ, true, 0 } }, 1, 0 },
-	{ "RBSIZ 1024, the floor", true, false, { { RBSIZ, false, 1024 } },
-	  1, 0 },
-	{ "RBSIZ 1023", true, false, { { RBSIZ, false, 1023 } }, 1,
+	{ "RBSIZ 2048", SM_REQ_SERVER, false, { { RBSIZ, false, 2048 } }, 1,
+	  0 },
+	{ "RBSIZ default", SM_REQ_SERVER, false, { { RBSIZ, true, 0 } }, 1,
+	  0 },
+	{ "RBSIZ 1024, the floor", SM_REQ_SERVER, false,
+	  { { RBSIZ, false, 1024 } }, 1, 0 },
+	{ "RBSIZ 1023", SM_REQ_SERVER, false, { { RBSIZ, false, 1023 } }, 1,
 	  -EINVAL },
-	{ "before the peer's CONNPROP", false, false,
+	{ "before the peer's CONNPROP", SM_REQ_NO_CONNPROP, false,
 	  { { RBSIZ, false, 2048 } }, 1, 0 },
-	{ "REQREMINV, in nochg", true, false, { { REQREMINV, false, 0 } },
-	  1, -EPERM },
-	{ "BRS, in nochg", true, false, { { BRS, false, 2 } }, 1,
-	  -EPERM },
-	{ "while another is pending", true, true, { { RBSIZ, false, 2048 } },
-	  1, -EBUSY },
-	{ "RBSIZ twice", true, false,
+	{ "REQREMINV, in nochg: the peer may reject it", SM_REQ_SERVER, false,
+	  { { REQREMINV, false, 0 } }, 1, 0 },
+	{ "BRS, in nochg: the peer may reject it", SM_REQ_SERVER, false,
+	  { { BRS, false, 2 } }, 1, 0 },
+	{ "REQREMINV, left out of the CONNPROP", SM_REQ_RBSIZ_ONLY, false,
+	  { { REQREMINV, false, 1 } }, 1, -EPERM },
+	{ "RBSIZ and BRS, BRS left out", SM_REQ_RBSIZ_ONLY, false,
+	  { { RBSIZ, false, 8192 }, { BRS, false, 2 } }, 2, -EPERM },
+	{ "while another is pending", SM_REQ_SERVER, true,
+	  { { RBSIZ, false, 2048 } }, 1, -EBUSY },
+	{ "RBSIZ twice", SM_REQ_SERVER, false,
 	  { { RBSIZ, false, 2048 }, { RBSIZ, false, 4096 } }, 2, -EINVAL },
-	{ "unknown propid", true, false, { { 9, false, 1 } }, 1, -EINVAL },
-	{ "nothing", true, false, { }, 0, -EINVAL },
+	{ "unknown propid", SM_REQ_SERVER, false, { { 9, false, 1 } }, 1,
+	  -EINVAL },
+	{ "nothing", SM_REQ_SERVER, false, { }, 0, -EINVAL },
 };
 
 KUNIT_ARRAY_PARAM(sm_req_vectors, sm_req_vectors, sm_req_get_desc);
@@ -422,9 +460,12 @@ static void request_rules_case(struct kunit *test)
 	struct rpcrdma_xchar_ep ep;
 
 	sm_init(test, &ep);
-	if (param->connprop)
+	if (param->connprop == SM_REQ_SERVER)
 		sm_connprop(test, &ep, sm_server_connprop,
 			    sizeof(sm_server_connprop), 0);
+	if (param->connprop == SM_REQ_RBSIZ_ONLY)
+		sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+			    sizeof(sm_rbsiz_only_connprop), 0);
 	if (param->pending)
 		KUNIT_ASSERT_EQ(test,
 				rpcrdma_xchar_ep_request(&ep, 1, sm_want_2048,

@@ -327,9 +327,9 @@ static int v2_on_connprop(struct probe_v2 *v, const struct rpcrdma_xchar_opthdr 
 	if (st)
 		return v2_bad_xdr(v, h->xid, "ROPT_CONNPROP", st);
 	ret = rpcrdma_xchar_ep_recv_connprop(&v->ep, &msg);
-	v2_say("recv=ROPT_CONNPROP role=%s xid=%u props=%u nochg=0x%x%s",
-	       v2_role(v), h->xid, msg.start.count, v->ep.peer_fixed,
-	       ret ? " ignored=second" : "");
+	v2_say("recv=ROPT_CONNPROP role=%s xid=%u props=%u nochg=0x%x absent=0x%x%s",
+	       v2_role(v), h->xid, msg.start.count, v->ep.peer_nochg,
+	       v->ep.peer_absent, ret ? " ignored=second" : "");
 	v2_print_props("peer", &v->ep.peer);
 	if (!v->connprop_sent) {
 		ret = v2_send_connprop(v);

@@ -69,8 +69,10 @@ struct rpcrdma_xchar_answer {
  * @peer: the peer's properties as this endpoint knows them: defaults
  *	until its ROPT_CONNPROP arrives
  * @peer_connprop: that ROPT_CONNPROP arrived
- * @peer_fixed: BIT(propid) of the peer's properties that may not
- *	change: its opticonnpr_nochg and those its CONNPROP left out
+ * @peer_absent: BIT(propid) of the properties its CONNPROP left out,
+ *	which keep their default and may not change (Section 4.1)
+ * @peer_nochg: BIT(propid) of those in its opticonnpr_nochg, which it
+ *	does not expect to change
  * @req_pending: this endpoint's ROPT_REQPROP awaits its RESPROP
  * @req_xid: that request's rdma_xid
  * @req: what it asked for, in order
@@ -94,7 +96,8 @@ struct rpcrdma_xchar_ep {
 
 	struct rpcrdma_xchar_props	peer;
 	bool				peer_connprop;
-	u32				peer_fixed;
+	u32				peer_absent;
+	u32				peer_nochg;
 
 	bool				req_pending;
 	u32				req_xid;

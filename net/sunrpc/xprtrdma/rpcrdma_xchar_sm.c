@@ -8,8 +8,9 @@
  * place, so the probe's endpoint and the tests agree on it:
  *
  *  - a peer's properties are the defaults of Table 1 until its
- *    ROPT_CONNPROP arrives; those it leaves out, and those it names in
- *    opticonnpr_nochg, may not change afterwards (Section 4.1);
+ *    ROPT_CONNPROP arrives; those it leaves out may not change
+ *    afterwards, nor be asked to; those it names in opticonnpr_nochg
+ *    are only "not expected to change" (Section 4.1);
  *  - this endpoint's Receive Buffer Size is raised only once every
  *    receive posted at the old size is gone, and only then is the peer
  *    told; it is lowered only when the peer asks (Section 3.1);
@@ -179,10 +180,11 @@ int rpcrdma_xchar_ep_recv_inval_option(struct rpcrdma_xchar_ep *ep, u32 xid)
  * @ep: endpoint
  * @msg: decoded optinfo_connprop
  *
- * Section 4.1: properties left out keep their default and may not
- * change; those in opticonnpr_nochg may not change either. A second
- * CONNPROP on the connection is ignored (the draft is silent; applying
- * it would let a peer change what it promised to keep).
+ * Section 4.1: properties left out keep their default and "are not
+ * allowed to change"; those in opticonnpr_nochg are "not expected to
+ * change", which is advice, not a rule. A second CONNPROP on the
+ * connection is ignored (the draft is silent; applying it would undo
+ * what the first one fixed).
  *
  * Return: 0, or -EALREADY for a second CONNPROP.
  */
@@ -197,11 +199,14 @@ int rpcrdma_xchar_ep_recv_connprop(struct rpcrdma_xchar_ep *ep,
 		return -EALREADY;
 	}
 	ep->peer_connprop = true;
-	ep->peer_fixed = 0;
+	ep->peer_absent = 0;
+	ep->peer_nochg = 0;
 	for (which = 1; which <= RPCRDMA_XCHAR_PROP_MAX; which++) {
-		if (!rpcrdma_xchar_propset_has(set, which) ||
-		    rpcrdma_xchar_subset_test(&msg->nochg, set->pos[which]))
-			ep->peer_fixed |= BIT(which);
+		if (!rpcrdma_xchar_propset_has(set, which))
+			ep->peer_absent |= BIT(which);
+		else if (rpcrdma_xchar_subset_test(&msg->nochg,
+						   set->pos[which]))
+			ep->peer_nochg |= BIT(which);
 		xchar_put(&ep->peer, which, xchar_get(&set->val, which));
 	}
 	return 0;
@@ -212,10 +217,12 @@ int rpcrdma_xchar_ep_recv_connprop(struct rpcrdma_xchar_ep *ep,
  * @ep: endpoint
  * @msg: decoded optinfo_updprop
  *
- * Each property the peer may change takes its new value. A propval
- * for a property it said would not change is ignored and counted. An
- * UPDPROP before the peer's CONNPROP is ignored as a whole: until then
- * it is unknown which properties may change.
+ * Each property takes its new value, one in opticonnpr_nochg too: the
+ * peer has changed it after all, and a sender that kept the old value
+ * could break it. A propval for a property its CONNPROP left out is
+ * ignored and counted (Section 4.1). An UPDPROP before the peer's
+ * CONNPROP is ignored as a whole: until then it is unknown which
+ * properties may change.
  *
  * Return: 0, or -EPROTO when no CONNPROP came first.
  */
@@ -231,7 +238,7 @@ int rpcrdma_xchar_ep_recv_updprop(struct rpcrdma_xchar_ep *ep,
 	for (which = 1; which <= RPCRDMA_XCHAR_PROP_MAX; which++) {
 		if (!rpcrdma_xchar_propset_has(&msg->now, which))
 			continue;
-		if (ep->peer_fixed & BIT(which)) {
+		if (ep->peer_absent & BIT(which)) {
 			ep->ignored++;
 			continue;
 		}
@@ -267,7 +274,7 @@ static int xchar_check_request(const struct rpcrdma_xchar_ep *ep,
 		if (which == RPCRDMA_XCHAR_PROP_RBSIZ &&
 		    xchar_wanted(&want[i]) < RPCRDMA_XCHAR_RBSIZ_MIN)
 			return -EINVAL;
-		if (ep->peer_fixed & BIT(which))
+		if (ep->peer_absent & BIT(which))
 			return -EPERM;
 	}
 	return 0;
@@ -281,15 +288,17 @@ static int xchar_check_request(const struct rpcrdma_xchar_ep *ep,
  * @n: entries of @want
  *
  * One request at a time, for basic properties only, and a Receive
- * Buffer Size no smaller than %RPCRDMA_XCHAR_RBSIZ_MIN. It may precede
- * the peer's CONNPROP: Section 3 lets a partner "always request a
- * change", and until that CONNPROP every property has its default. A
- * request to lower the peer's Receive Buffer Size lowers the send limit
- * at once (3.1).
+ * Buffer Size no smaller than %RPCRDMA_XCHAR_RBSIZ_MIN. Section 3 lets
+ * a partner "always request a change": before the peer's CONNPROP
+ * (every property has its default until then) and for a property in
+ * its opticonnpr_nochg, which it may reject. Only a property its
+ * CONNPROP left out is refused here, as Section 4.1 says "the peer
+ * should not request changes in such properties". A request to lower
+ * the peer's Receive Buffer Size lowers the send limit at once (3.1).
  *
  * Return: 0; -EOPNOTSUPP when the peer lacks the extension; -EBUSY
- * while a request is pending; -EPERM for a property it keeps fixed;
- * -EINVAL otherwise.
+ * while a request is pending; -EPERM for a property its CONNPROP left
+ * out; -EINVAL otherwise.
  */
 int rpcrdma_xchar_ep_request(struct rpcrdma_xchar_ep *ep, u32 xid,
 			     const struct rpcrdma_xchar_prop *want, u32 n)
