@@ -583,6 +583,15 @@ static const __be32 sm_req_16384[] = { W(1), W(1), W(4), W(16384) };
 static const __be32 sm_req_1m[] = { W(1), W(1), W(4), W(1048576) };
 static const __be32 sm_req_default[] = { W(1), W(1), W(0) };
 
+/* RBSIZ 2048, then RBSIZ 8192: the first counts, the second is
+ * rejected like anything else not granted
+ */
+static const __be32 sm_req_twice[] = {
+	W(2),
+	W(1), W(4), W(2048),
+	W(1), W(4), W(8192),
+};
+
 /* An unknown propid, RBSIZ 2048, and fixed REQREMINV */
 static const __be32 sm_req_mixed[] = {
 	W(3),
@@ -606,6 +615,9 @@ static const struct sm_ans_param sm_ans_vectors[] = {
 	  sizeof(sm_req_1m), 1, 0, 0, 65536, 4096, 65536 },
 	{ "unknown and fixed rejected, RBSIZ done", (const u8 *)sm_req_mixed,
 	  sizeof(sm_req_mixed), 0, 0x2, 0x5, 0, 2048, 2048 },
+	{ "RBSIZ twice: the first done, the second rejected",
+	  (const u8 *)sm_req_twice, sizeof(sm_req_twice), 0, 0x1, 0x2, 0,
+	  2048, 2048 },
 };
 
 KUNIT_ARRAY_PARAM(sm_ans_vectors, sm_ans_vectors, sm_ans_get_desc);

@@ -255,6 +255,7 @@ struct xchar_set_param {
 	u32				dflt;
 	struct rpcrdma_xchar_props	val;
 	u32				err_pos;
+	u32				dup;
 };
 
 static void xchar_set_get_desc(const struct xchar_set_param *param,
@@ -291,6 +292,14 @@ static const __be32 xchar_set_dup[] = {
 	W(2),
 	W(1), W(4), W(4096),
 	W(1), W(4), W(8192),
+};
+
+/* A property named again is judged like any other propval */
+static const __be32 xchar_set_dup_bad_bool[] = {
+	W(3),
+	W(2), W(4), W(1),
+	W(1), W(4), W(4096),
+	W(2), W(4), W(2),
 };
 
 static const __be32 xchar_set_dup_unknown[] = {
@@ -344,9 +353,13 @@ static const struct xchar_set_param xchar_set_vectors[] = {
 	{ "zero-length values are defaults", (const u8 *)xchar_set_defaults,
 	  sizeof(xchar_set_defaults), RPCRDMA_XCHAR_OK, 2,
 	  XCHAR_POS(1, 0, -1), BIT(1) | BIT(2), XCHAR_DEFAULTS },
-	{ "a known propid twice", (const u8 *)xchar_set_dup, sizeof(xchar_set_dup),
-	  RPCRDMA_XCHAR_DUPLICATE, 2, XCHAR_POS(0, -1, -1), 0,
-	  XCHAR_DEFAULTS, 1 },
+	{ "a known propid twice: the first counts", (const u8 *)xchar_set_dup,
+	  sizeof(xchar_set_dup), RPCRDMA_XCHAR_OK, 2, XCHAR_POS(0, -1, -1), 0,
+	  XCHAR_DEFAULTS, 0, BIT(1) },
+	{ "REQREMINV again, as 2: no XDR bool",
+	  (const u8 *)xchar_set_dup_bad_bool, sizeof(xchar_set_dup_bad_bool),
+	  RPCRDMA_XCHAR_BAD_PROPVAL, 3, XCHAR_POS(1, 0, -1), 0,
+	  XCHAR_DEFAULTS, 2 },
 	{ "an unknown propid twice: skipped", (const u8 *)xchar_set_dup_unknown,
 	  sizeof(xchar_set_dup_unknown), RPCRDMA_XCHAR_OK, 2,
 	  XCHAR_POS(-1, -1, -1), 0, XCHAR_DEFAULTS },
@@ -390,6 +403,7 @@ static void propset_decode_case(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, xdr.left, 0);
 	KUNIT_EXPECT_EQ(test, set.dflt, param->dflt);
+	KUNIT_EXPECT_EQ(test, set.dup, param->dup);
 	for (which = 1; which <= RPCRDMA_XCHAR_PROP_MAX; which++) {
 		KUNIT_EXPECT_EQ_MSG(test,
 				    rpcrdma_xchar_propset_has(&set, which),
@@ -1731,7 +1745,6 @@ static const struct xchar_name_param xchar_name_vectors[] = {
 	{ 0, RPCRDMA_XCHAR_UNKNOWN, "unknown_prop" },
 	{ 0, RPCRDMA_XCHAR_BAD_XDR, "xdr_overrun" },
 	{ 0, RPCRDMA_XCHAR_BAD_PROPVAL, "bad_propval" },
-	{ 0, RPCRDMA_XCHAR_DUPLICATE, "duplicate_prop" },
 	{ 0, RPCRDMA_XCHAR_NOT_V2, "not_version_2" },
 	{ 0, RPCRDMA_XCHAR_NOT_OPTIONAL, "not_optional" },
 	{ 0, RPCRDMA_XCHAR_OTHER_PROC, "other_proc" },

@@ -29,6 +29,7 @@ _spec = importlib.util.spec_from_file_location(
 gv = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gv)
 
+# duplicate_prop is no status: the set decodes, its first value counting
 EXPERTS = ['xdr_overrun', 'bad_propval', 'duplicate_prop', 'unknown_opttype']
 FIELDS = ['frame.number', 'infiniband.bth.opcode', 'rpcrdma_v2.status',
           'rpcrdma_v2.opttype', 'rpcrdma_v2.prop.rbsiz',
@@ -46,7 +47,8 @@ class Props(ctypes.Structure):
 
 class Propset(ctypes.Structure):
     _fields_ = [('count', ctypes.c_uint32), ('present', ctypes.c_uint32),
-                ('dflt', ctypes.c_uint32), ('pos', ctypes.c_uint32 * 4),
+                ('dflt', ctypes.c_uint32), ('dup', ctypes.c_uint32),
+                ('pos', ctypes.c_uint32 * 4),
                 ('val', Props), ('err_pos', ctypes.c_uint32)]
 
 
@@ -80,7 +82,9 @@ class Codec:
         return self.lib.rpcrdma_xchar_status_name(st).decode()
 
     def verdict(self, msg):
-        """status, opttype, rbsiz values, subset position lists"""
+        """status, opttype, rbsiz values, subset position lists, and
+        whether a set named a known property again (decoders fill in as
+        far as they got, so that holds for a failed message too)"""
         buf = ctypes.create_string_buffer(bytes(msg), len(msg))
         hdr = Opthdr()
         st = self.lib.rpcrdma_xchar_decode_opthdr(buf, len(msg),
@@ -88,17 +92,19 @@ class Codec:
         opttype = struct.unpack('!I', msg[20:24])[0] \
             if len(msg) >= 24 else None
         if st:
-            return self.name(st), opttype, [], []
+            return self.name(st), opttype, [], [], False
         if hdr.opttype not in MSGS:
-            return 'unknown_opttype', hdr.opttype, [], []
+            return 'unknown_opttype', hdr.opttype, [], [], False
         cls = type('Msg', (ctypes.Structure,),
                    {'_fields_': MSGS[hdr.opttype]})
         m = cls()
         fn = getattr(self.lib, 'rpcrdma_xchar_decode_' +
                      DECODERS[hdr.opttype])
         st = fn(ctypes.c_void_p(hdr.info), hdr.infolen, ctypes.byref(m))
+        dup = any(getattr(m, name).dup for name, kind in MSGS[hdr.opttype]
+                  if kind is Propset)
         if st:
-            return self.name(st), hdr.opttype, [], []
+            return self.name(st), hdr.opttype, [], [], dup
         rbsiz, subsets = [], []
         for name, kind in MSGS[hdr.opttype]:
             part = getattr(m, name)
@@ -109,7 +115,7 @@ class Codec:
                     str(p) for p in range(32 * min(part.nwords, 8))
                     if self.lib.rpcrdma_xchar_subset_test(
                         ctypes.byref(part), p)))
-        return 'ok', hdr.opttype, rbsiz, subsets
+        return 'ok', hdr.opttype, rbsiz, subsets, dup
 
 
 def kunit_arrays(path):
@@ -204,7 +210,7 @@ def cmd_gen(args):
             frame = roce_send(msg, n)
             for off in range(0, len(frame), 16):
                 w_hex.write('%06x %s\n' % (off, frame[off:off + 16].hex(' ')))
-            st, opttype, rbsiz, subsets = codec.verdict(msg)
+            st, opttype, rbsiz, subsets, dup = codec.verdict(msg)
             # The dissector claims Version Two only, and decodes the
             # header of any Version Two procedure without complaint.
             if st == 'not_version_2':
@@ -214,7 +220,8 @@ def cmd_gen(args):
             row = [str(n), '4', st,
                    '' if opttype is None else str(opttype),
                    '|'.join(rbsiz), '|'.join(subsets)]
-            row += ['1' if st == e else '' for e in EXPERTS]
+            row += ['1' if st == e or (e == 'duplicate_prop' and dup)
+                    else '' for e in EXPERTS]
             w_exp.write('\t'.join(row) + '\t# ' + desc + '\n')
         w_hex.close()
         w_exp.close()

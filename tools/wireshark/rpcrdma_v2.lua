@@ -13,8 +13,9 @@
 -- (Version One) dissector keeps everything else. What it reports follows
 -- net/sunrpc/xprtrdma/rpcrdma_xchar.c, the codec rpcrdma-cm-probe --v2
 -- uses: the same status names, the draft's XDR errors as expert info
--- (pv_data past the message, a known property too short or invalid, a
--- property twice), unknown propids skipped.
+-- (pv_data past the message, a known property too short or invalid),
+-- unknown propids skipped, a known property named again noted and
+-- skipped (its first value counts).
 --
 -- Use: tshark -X lua_script:rpcrdma_v2.lua -r capture.pcap
 -- Written for Lua 5.2 (Wireshark 4.0) and later: no bit library.
@@ -87,8 +88,8 @@ local ex = {
 		"XDR error: known property too short or invalid",
 		expert.group.MALFORMED, expert.severity.ERROR),
 	dup = ProtoExpert.new("rpcrdma_v2.expert.duplicate_prop",
-		"Property named twice in one propvalset",
-		expert.group.MALFORMED, expert.severity.ERROR),
+		"Property named again in one propvalset, skipped",
+		expert.group.PROTOCOL, expert.severity.WARN),
 	unknown = ProtoExpert.new("rpcrdma_v2.expert.unknown_prop",
 		"Unknown property, skipped", expert.group.PROTOCOL,
 		expert.severity.NOTE),
@@ -164,6 +165,17 @@ local function propval(r, tree, i, seen)
 			return "bad_propval"
 		end
 	end
+	-- named again: its value is shown as data, the first one counts
+	if seen[which] then
+		if data then
+			t:add(pf.data, data)
+		end
+		t:add_proto_expert_info(ex.dup, string.format(
+			"%s again, skipped: position %d counts", PROPS[which],
+			seen[which]))
+		return nil
+	end
+	seen[which] = i
 	local field = which == 1 and pf.rbsiz or which == 2 and pf.reqreminv
 		or pf.brs
 	if data then
@@ -171,13 +183,6 @@ local function propval(r, tree, i, seen)
 	else
 		t:add(field, v):set_generated()
 	end
-	if seen[which] then
-		t:add_proto_expert_info(ex.dup, string.format(
-			"%s again, first at position %d", PROPS[which],
-			seen[which]))
-		return "duplicate_prop"
-	end
-	seen[which] = i
 	return nil
 end
 

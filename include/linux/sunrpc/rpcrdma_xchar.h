@@ -140,8 +140,6 @@ enum rpcrdma_xchar_bkreqsup {
  *	XDR error (RDMA2_ERR_BAD_XDR)
  * @RPCRDMA_XCHAR_BAD_PROPVAL: the pv_data of a known property is too
  *	short for its type or not a valid value of it: an XDR error too
- * @RPCRDMA_XCHAR_DUPLICATE: a propvalset names one known property twice;
- *	the draft is silent, this code treats it as an XDR error
  * @RPCRDMA_XCHAR_NOT_V2: not a Version Two header
  * @RPCRDMA_XCHAR_NOT_OPTIONAL: a Version Two header that is not RDMA2_OPTIONAL
  * @RPCRDMA_XCHAR_OTHER_PROC: a Version Two header of another rdma_proc
@@ -152,7 +150,6 @@ enum rpcrdma_xchar_status {
 	RPCRDMA_XCHAR_UNKNOWN,
 	RPCRDMA_XCHAR_BAD_XDR,
 	RPCRDMA_XCHAR_BAD_PROPVAL,
-	RPCRDMA_XCHAR_DUPLICATE,
 	RPCRDMA_XCHAR_NOT_V2,
 	RPCRDMA_XCHAR_NOT_OPTIONAL,
 	RPCRDMA_XCHAR_OTHER_PROC,
@@ -197,6 +194,8 @@ struct rpcrdma_xchar_props {
  * @count: number of propvals in the set, known or not
  * @present: BIT(propid) of each basic property the set holds
  * @dflt: BIT(propid) of those sent with zero-length pv_data (default)
+ * @dup: BIT(propid) of those named again later in the set; the first
+ *	propval counts, the later ones are skipped
  * @pos: position in the set of each property of @present
  * @val: values of the properties of @present; defaults elsewhere
  * @err_pos: when decoding failed, the position of the offending propval
@@ -206,6 +205,7 @@ struct rpcrdma_xchar_propset {
 	u32				count;
 	u32				present;
 	u32				dflt;
+	u32				dup;
 	u32				pos[RPCRDMA_XCHAR_PROP_MAX + 1];
 	struct rpcrdma_xchar_props	val;
 	u32				err_pos;

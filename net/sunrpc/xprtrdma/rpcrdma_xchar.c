@@ -244,7 +244,11 @@ static void xchar_set_value(struct rpcrdma_xchar_props *val, u32 which,
 	}
 }
 
-/* Record propval number @pos of @set */
+/* Record propval number @pos of @set. A basic property named again is
+ * well-formed XDR and Section 2.1 lists no error for it: the first
+ * value stands, as later ones would contradict it, and each later one
+ * is still judged like any other propval.
+ */
 static enum rpcrdma_xchar_status
 xchar_take_propval(struct rpcrdma_xchar_propset *set, u32 pos,
 		   const struct rpcrdma_xchar_propval *pv)
@@ -257,8 +261,10 @@ xchar_take_propval(struct rpcrdma_xchar_propset *set, u32 pos,
 		return RPCRDMA_XCHAR_OK;
 	if (status != RPCRDMA_XCHAR_OK)
 		return status;
-	if (set->present & BIT(pv->which))
-		return RPCRDMA_XCHAR_DUPLICATE;
+	if (set->present & BIT(pv->which)) {
+		set->dup |= BIT(pv->which);
+		return RPCRDMA_XCHAR_OK;
+	}
 	set->present |= BIT(pv->which);
 	if (!pv->len)
 		set->dflt |= BIT(pv->which);
@@ -274,8 +280,8 @@ xchar_take_propval(struct rpcrdma_xchar_propset *set, u32 pos,
  *
  * Each propval is judged in turn (rpcrdma_xchar_prop_value()); unknown
  * ones are counted, since propvalsubsets name positions in the set,
- * and otherwise skipped. A basic property named twice in one set is
- * reported as %RPCRDMA_XCHAR_DUPLICATE.
+ * and otherwise skipped. A basic property named more than once keeps
+ * its first value; @set->dup says which were.
  *
  * Return: %RPCRDMA_XCHAR_OK, or the error of the first propval that
  * failed, at @set->err_pos.
@@ -729,7 +735,9 @@ static int xchar_wbuf_done(const struct xchar_wbuf *w)
 	return w->err ? w->err : (int)w->used;
 }
 
-/* A value this code would refuse to receive is never sent either */
+/* A value this code would refuse to receive is never sent, nor a
+ * basic property twice
+ */
 static int xchar_check_props(const struct rpcrdma_xchar_prop *props, u32 n)
 {
 	u32 seen = 0, i, which;
@@ -1054,8 +1062,6 @@ const char *rpcrdma_xchar_status_name(enum rpcrdma_xchar_status status)
 		return "xdr_overrun";
 	case RPCRDMA_XCHAR_BAD_PROPVAL:
 		return "bad_propval";
-	case RPCRDMA_XCHAR_DUPLICATE:
-		return "duplicate_prop";
 	case RPCRDMA_XCHAR_NOT_V2:
 		return "not_version_2";
 	case RPCRDMA_XCHAR_NOT_OPTIONAL:
