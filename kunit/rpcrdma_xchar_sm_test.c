@@ -1237,6 +1237,24 @@ static void send_inv_case(struct kunit *test)
 			param->allowed);
 }
 
+/* The Reply carries the Call's handle whether or not it invalidates */
+static void reply_inv_case(struct kunit *test)
+{
+	const struct sm_inv_param *param = test->param_value;
+	const __be32 connprop[] = {
+		W(1), W(2), W(4), W(param->reqreminv), W(0),
+	};
+	struct rpcrdma_xchar_ep ep;
+	bool swi = !param->allowed;
+
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, connprop, sizeof(connprop), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_reply_inv(&ep, param->handle,
+							 &swi),
+			param->handle);
+	KUNIT_EXPECT_EQ(test, swi, param->allowed);
+}
+
 struct sm_brs_param {
 	const char	*desc;
 	u32		brs;
@@ -1347,6 +1365,7 @@ static struct kunit_case sm_sender_cases[] = {
 	KUNIT_CASE_PARAM(reply_chunk_case, sm_size_vectors_gen_params),
 	KUNIT_CASE(call_reply_chunk_case),
 	KUNIT_CASE_PARAM(send_inv_case, sm_inv_vectors_gen_params),
+	KUNIT_CASE_PARAM(reply_inv_case, sm_inv_vectors_gen_params),
 	KUNIT_CASE_PARAM(send_backward_case, sm_brs_vectors_gen_params),
 	KUNIT_CASE(two_endpoints_case),
 	{}

@@ -439,16 +439,17 @@ static int v2_call_payload(struct probe_v2 *v, const u8 *m, u32 len,
 }
 
 /* The Reply to @ck, @rpc_len octets at @rpc_out: inline when it fits
- * the requester's receives, else through the Reply chunk it offered
+ * the requester's receives, else through the Reply chunk it offered;
+ * @hdr_inv goes into its rdma_inv_handle, @inv (0: none) is invalidated
  */
 static int v2_send_reply(struct probe_v2 *v,
 			 const struct rpcrdma_xchar_msghdr *ck,
-			 const u8 *rpc_out, u32 rpc_len, u32 inv)
+			 const u8 *rpc_out, u32 rpc_len, u32 hdr_inv, u32 inv)
 {
 	struct rpcrdma_xchar_msghdr out = {
 		.xid = ck->xid, .credit = V2_CREDITS,
 		.proc = RPCRDMA_XCHAR_PROC_MSG, .dir = RPCRDMA_XCHAR_REPLY,
-		.inv_handle = v->base->inv_handle ? inv : 0,
+		.inv_handle = v->base->inv_handle ? hdr_inv : 0,
 	};
 	u32 need = v->base->msg_hdrlen + rpc_len;
 	int hdr, ret;
@@ -485,15 +486,30 @@ static int v2_send_reply(struct probe_v2 *v,
 	return v2_send(v, "RDMA2_NOMSG reply=chunk", ck->xid, hdr, inv);
 }
 
+/* The handle a Call offers for remote invalidation: its rdma_inv_handle
+ * under the working copy; under -01, which has none, one of the chunks
+ * the Reply is for (Section 3.2 asks for "non-empty chunk lists")
+ */
+static u32 v2_offered_handle(const struct probe_v2 *v,
+			     const struct rpcrdma_xchar_msghdr *ck)
+{
+	if (v->base->inv_handle)
+		return ck->inv_handle;
+	if (ck->reply && ck->nreply)
+		return ck->reply_seg.handle;
+	return ck->pos0 ? ck->read.handle : 0;
+}
+
 /* The listener's side of a NULL Call: answer with the padding echoed */
 static int v2_answer_call(struct probe_v2 *v, const u8 *m, u32 len)
 {
 	u8 *rpc_out = v->chunk + PROBE_V2_SLOT;
 	struct rpcrdma_xchar_msghdr ck;
 	enum rpcrdma_xchar_status st;
+	u32 rpc_len, pad, offer, hdr_inv;
 	struct v2_xdr call, rep;
-	u32 rpc_len, pad, inv;
 	const u8 *rpc;
+	bool swi;
 	int ret;
 
 	st = rpcrdma_xchar_decode_msghdr(v->base, m, len, &ck);
@@ -528,9 +544,10 @@ static int v2_answer_call(struct probe_v2 *v, const u8 *m, u32 len)
 	v2_put(&rep, 0);		/* SUCCESS */
 	memcpy(rpc_out + rep.pos, rpc + V2_RPC_CALL, pad);
 
-	inv = rpcrdma_xchar_ep_may_send_inv(&v->ep, ck.inv_handle) ?
-	      ck.inv_handle : 0;
-	return v2_send_reply(v, &ck, rpc_out, rep.pos + pad, inv);
+	offer = v2_offered_handle(v, &ck);
+	hdr_inv = rpcrdma_xchar_ep_reply_inv(&v->ep, offer, &swi);
+	return v2_send_reply(v, &ck, rpc_out, rep.pos + pad, hdr_inv,
+			     swi ? offer : 0);
 }
 
 /* RDMA_ERROR/ERR_VERS, whatever its rdma_vers: RFC 8166 Section 4.5

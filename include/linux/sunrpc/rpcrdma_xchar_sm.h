@@ -141,6 +141,8 @@ bool rpcrdma_xchar_ep_reply_needs_chunk(const struct rpcrdma_xchar_ep *ep,
 					u32 reply_len);
 bool rpcrdma_xchar_ep_may_send_inv(const struct rpcrdma_xchar_ep *ep,
 				   u32 inv_handle);
+u32 rpcrdma_xchar_ep_reply_inv(const struct rpcrdma_xchar_ep *ep,
+			       u32 call_inv, bool *swi);
 bool rpcrdma_xchar_ep_may_send_backward(const struct rpcrdma_xchar_ep *ep,
 					bool chunks);
 

@@ -654,8 +654,9 @@ bool rpcrdma_xchar_ep_reply_needs_chunk(const struct rpcrdma_xchar_ep *ep,
  * @ep: endpoint, as responder
  * @inv_handle: rdma_inv_handle of the Call answered
  *
- * Section 3.2 with the Version Two draft's rdma_inv_handle: only when
- * the requester set Requester Remote Invalidation and named a handle.
+ * Section 3.2: only when the requester set Requester Remote
+ * Invalidation, and only for a handle it offers, which @inv_handle
+ * names (0: none).
  *
  * Return: true when Send With Invalidate is allowed.
  */
@@ -663,6 +664,30 @@ bool rpcrdma_xchar_ep_may_send_inv(const struct rpcrdma_xchar_ep *ep,
 				   u32 inv_handle)
 {
 	return ep->peer.reqreminv && inv_handle;
+}
+
+/**
+ * rpcrdma_xchar_ep_reply_inv - rdma_inv_handle of a Reply, and how to send it
+ * @ep: endpoint, as responder
+ * @call_inv: the handle the Call offers: its rdma_inv_handle under the
+ *	working copy; under -01, which has no such field, one of its
+ *	chunks' handles; 0 for none
+ * @swi: output: send the Reply by Send With Invalidate of @call_inv
+ *
+ * The working copy's Remote Invalidation section: "the responder
+ * copies the value of the rdma_inv_handle field set by the requester"
+ * into the Reply. That holds when Send With Invalidate is not allowed
+ * too: the requester learns from its receive completion, not from the
+ * header, whether the handle is gone. Whether it is allowed is Section
+ * 3.2's rule, rpcrdma_xchar_ep_may_send_inv().
+ *
+ * Return: the value for the Reply's rdma_inv_handle.
+ */
+u32 rpcrdma_xchar_ep_reply_inv(const struct rpcrdma_xchar_ep *ep,
+			       u32 call_inv, bool *swi)
+{
+	*swi = rpcrdma_xchar_ep_may_send_inv(ep, call_inv);
+	return call_inv;
 }
 
 /**
