@@ -13,6 +13,10 @@
  *    server answers RDMA_ERROR/ERR_VERS, which ends the run (exit 7).
  *  - The listener sends its own ROPT_CONNPROP once the client's first
  *    Version Two message has shown that the client speaks Version Two.
+ *  - A peer without the extension answers RDMA2_ERR_INVAL_OPTION: the
+ *    state machine drops what was pending, and the exchange goes on
+ *    with the defaults, sending no more property messages. --no-props
+ *    makes this side such a peer: it sends none and refuses each.
  *  - Both honour the peer's properties through the state machine of
  *    net/sunrpc/xprtrdma/rpcrdma_xchar_sm.c: no Send is longer than the
  *    peer's Receive Buffer Size (or a pending request to lower it);
@@ -248,6 +252,8 @@ static int v2_send_error(struct probe_v2 *v, u32 xid, u32 vers, u32 err,
 			 err);
 		return len;
 	}
+	if (err == v->base->err_inval_option)
+		v->inval_sent++;
 	snprintf(what, sizeof(what), "%s err=%s",
 		 vers == 2 ? "RDMA2_ERROR" : "RDMA_ERROR",
 		 rpcrdma_xchar_err_name(v->base, err));
@@ -302,12 +308,18 @@ static int v2_update(struct probe_v2 *v)
 	return 0;
 }
 
-/* What comes after both CONNPROPs: this side's request and raise */
+/* What follows this side's CONNPROP: its request and its raise. The
+ * client waits for the listener's answer to it, a CONNPROP or a
+ * refusal, as it may have one message outstanding until a first reply
+ * (version-two-01, Protocol Version Negotiation); the listener goes on
+ * at once, since a request need not wait for the peer's CONNPROP.
+ */
 static int v2_after_connprop(struct probe_v2 *v)
 {
 	int ret = 0;
 
-	if (!v->connprop_sent || !v->ep.peer_connprop)
+	if (!v->connprop_sent ||
+	    (v->client && !v->ep.peer_connprop && !v->ep.peer_lacks))
 		return 0;
 	if (opts.v2_request_rbsiz && !v->request_sent)
 		ret = v2_request(v);
@@ -344,13 +356,18 @@ static int v2_on_reqprop(struct probe_v2 *v, const struct rpcrdma_xchar_opthdr *
 	struct rpcrdma_xchar_answer ans;
 	struct rpcrdma_xchar_reqprop msg;
 	enum rpcrdma_xchar_status st;
+	int ret;
 
 	st = rpcrdma_xchar_decode_reqprop(h->info, h->infolen, &msg);
 	if (st)
 		return v2_bad_xdr(v, h->xid, "ROPT_REQPROP", st);
-	v2_say("recv=ROPT_REQPROP role=%s xid=%u props=%u rbsiz=%u",
-	       v2_role(v), h->xid, msg.want.count, msg.want.val.rbsiz);
-	if (rpcrdma_xchar_ep_recv_reqprop(&v->ep, h->xid, &msg, &ans)) {
+	ret = rpcrdma_xchar_ep_recv_reqprop(&v->ep, h->xid, &msg, &ans);
+	v2_say("recv=ROPT_REQPROP role=%s xid=%u props=%u rbsiz=%u%s",
+	       v2_role(v), h->xid, msg.want.count, msg.want.val.rbsiz,
+	       ret < 0 ? " ignored=peer-refused-ours" : "");
+	if (ret < 0)
+		return 0;
+	if (ret) {
 		v2_say("defer role=%s xid=%u raise=%u waiting=old-receives",
 		       v2_role(v), h->xid, v->ep.raise_to);
 		return 0;
@@ -401,6 +418,12 @@ static int v2_on_optional(struct probe_v2 *v, const u8 *m, u32 len)
 		return v2_bad_xdr(v, v2_xid_of(m), "RDMA2_OPTIONAL", st);
 	if (h.opttype <= PROBE_V2_ROPT_MAX)
 		v->opt_recv[h.opttype]++;
+	if (opts.v2_no_props) {
+		v2_say("recv=RDMA2_OPTIONAL role=%s xid=%u opttype=%u error=no-properties",
+		       v2_role(v), h.xid, h.opttype);
+		return v2_send_error(v, h.xid, RPCRDMA_XCHAR_VERSION,
+				     v->base->err_inval_option, 0, 0);
+	}
 	switch (h.opttype) {
 	case RPCRDMA_XCHAR_ROPT_CONNPROP:
 		return v2_on_connprop(v, &h);
@@ -570,6 +593,24 @@ static int v2_on_err_vers(struct probe_v2 *v, const u8 *m, u32 len)
 	return 1;
 }
 
+/* The peer lacks the extension (xcharext-03 Section 4): the state
+ * machine drops what was pending, the exchange goes on with defaults
+ */
+static int v2_on_inval_option(struct probe_v2 *v,
+			      const struct rpcrdma_xchar_errhdr *e, u32 len)
+{
+	int ret = rpcrdma_xchar_ep_recv_inval_option(&v->ep, e->xid);
+
+	v->inval_recv++;
+	v2_say("recv=RDMA2_ERROR role=%s xid=%u len=%u err=%s %s", v2_role(v),
+	       e->xid, len, rpcrdma_xchar_err_name(v->base, e->err),
+	       ret ? "ignored=not-ours" : "peer=no-properties");
+	if (ret)
+		return 0;
+	v2_print_props("peer", &v->ep.peer);
+	return v2_after_connprop(v);
+}
+
 /* An RDMA2_ERROR that answers none of this side's Calls */
 static int v2_on_error(struct probe_v2 *v, const u8 *m, u32 len)
 {
@@ -585,6 +626,8 @@ static int v2_on_error(struct probe_v2 *v, const u8 *m, u32 len)
 		       rpcrdma_xchar_status_name(st));
 		return 0;
 	}
+	if (e.err == v->base->err_inval_option)
+		return v2_on_inval_option(v, &e, len);
 	v2_say("recv=RDMA2_ERROR role=%s xid=%u len=%u err=%s", v2_role(v),
 	       e.xid, len, rpcrdma_xchar_err_name(v->base, e.err));
 	return 0;
@@ -625,10 +668,12 @@ static int v2_dispatch(struct probe_v2 *v, const u8 *m, u32 len)
 	if (!v->peer_v2) {
 		v->peer_v2 = true;
 		/* the listener speaks only once it knows the client's version */
-		if (!v->client && !v->connprop_sent &&
+		if (!v->client && !v->connprop_sent && !opts.v2_no_props &&
 		    proc != RPCRDMA_XCHAR_PROC_OPTIONAL) {
 			int ret = v2_send_connprop(v);
 
+			if (!ret)
+				ret = v2_after_connprop(v);
 			if (ret)
 				return ret;
 		}
@@ -722,12 +767,18 @@ static int v2_next_reply(struct probe_v2 *v, u32 xid, struct probe_v2_rx *rx,
 	}
 }
 
-/* An RDMA2_ERROR in place of the Reply to NULL @xid */
+/* An RDMA2_ERROR in place of the Reply to NULL @xid; 1 for ERR_VERS,
+ * which a client without the extension meets on its first Call
+ */
 static int v2_null_error(struct probe_v2 *v, u32 xid,
 			 const struct probe_v2_rx *rx)
 {
 	struct rpcrdma_xchar_errhdr e = { };
 
+	if (v2_on_err_vers(v, v->recv_buf[rx->slot], rx->len)) {
+		v2_recycle(v, rx->slot);
+		return 1;
+	}
 	rpcrdma_xchar_decode_error(v->base, v->recv_buf[rx->slot], rx->len,
 				   &e);
 	v2_say("recv=RDMA2_ERROR role=client xid=%u len=%u err=%s", xid,
@@ -862,10 +913,10 @@ static void v2_summary(const struct probe_v2 *v, const char *result)
 
 	v2_say("result=%s role=%s sends=%lu recvs=%lu violations=%lu",
 	       result, v2_role(v), v->sends, v->recvs, v->violations);
-	v2_say("sent role=%s connprop=%u reqprop=%u resprop=%u updprop=%u",
-	       v2_role(v), s[1], s[2], s[3], s[4]);
-	v2_say("received role=%s connprop=%u reqprop=%u resprop=%u updprop=%u",
-	       v2_role(v), r[1], r[2], r[3], r[4]);
+	v2_say("sent role=%s connprop=%u reqprop=%u resprop=%u updprop=%u inval-option=%u",
+	       v2_role(v), s[1], s[2], s[3], s[4], v->inval_sent);
+	v2_say("received role=%s connprop=%u reqprop=%u resprop=%u updprop=%u inval-option=%u",
+	       v2_role(v), r[1], r[2], r[3], r[4], v->inval_recv);
 	v2_say("nulls role=%s calls=%u pos0=%u reply-chunks=%u echo-ok=%u echo-bad=%u",
 	       v2_role(v), v->nulls, v->pos0, v->reply_chunks, v->echo_ok,
 	       v->echo_bad);
@@ -875,19 +926,25 @@ static void v2_summary(const struct probe_v2 *v, const char *result)
 	       v->why);
 }
 
+/* A Version One server answered ERR_VERS */
+static enum probe_exit v2_not_v2(const struct probe_v2 *v)
+{
+	v2_summary(v, "not-v2");
+	return PROBE_NOT_V2;
+}
+
 /* The client's run on an established connection */
 static enum probe_exit v2_client_run(struct probe_v2 *v)
 {
 	unsigned int i, pings;
 	int ret;
 
-	ret = v2_send_connprop(v);
-	while (!ret && !v->ep.peer_connprop && !v->err_vers)
+	ret = opts.v2_no_props ? 0 : v2_send_connprop(v);
+	while (!ret && v->connprop_sent && !v->ep.peer_connprop &&
+	       !v->ep.peer_lacks && !v->err_vers)
 		ret = v2_step(v, opts.timeout_ms);
-	if (ret == 1 || v->err_vers) {
-		v2_summary(v, "not-v2");
-		return PROBE_NOT_V2;
-	}
+	if (ret == 1 || v->err_vers)
+		return v2_not_v2(v);
 	/* Section 3.1: a raise is announced once every receive of the old
 	 * size is gone, ours or the peer's (a raise it was asked for is
 	 * answered then). Small Calls, and their Replies, use them up.
@@ -907,6 +964,8 @@ static enum probe_exit v2_client_run(struct probe_v2 *v)
 	for (pings = 0; !ret && v->ep.raise_to &&
 	     pings < 3 * PROBE_V2_RECVS; pings++)
 		ret = v2_null_call(v, 0);
+	if (ret == 1 || v->err_vers)
+		return v2_not_v2(v);
 	if (ret) {
 		if (!v->why[0])
 			snprintf(v->why, sizeof(v->why), "%s", strerror(-ret));
@@ -946,8 +1005,8 @@ enum probe_exit probe_v2_active(const struct addrinfo *ai)
 		probe_v2_teardown(&v);
 		return code;
 	}
-	v2_say("connected role=client peer=%s:%s base=%s", opts.host, opts.port,
-	       v.base->name);
+	v2_say("connected role=client peer=%s:%s base=%s props=%s", opts.host,
+	       opts.port, v.base->name, opts.v2_no_props ? "off" : "on");
 	code = v2_client_run(&v);
 	clean = probe_v2_disconnect(&v);
 	v2_say("disconnected role=client clean=%d", clean);
@@ -1014,8 +1073,9 @@ enum probe_exit probe_v2_listen(const struct addrinfo *ai)
 		code = probe_v2_accept(&v, opts.wait_s ? opts.wait_s * 1000 :
 						       -1);
 		if (code == PROBE_OK) {
-			v2_say("connected role=listener num=%lu base=%s", n + 1,
-			       v.base->name);
+			v2_say("connected role=listener num=%lu base=%s props=%s",
+			       n + 1, v.base->name,
+			       opts.v2_no_props ? "off" : "on");
 			v2_serve(&v);
 		} else {
 			v2_summary(&v, "not-connected");

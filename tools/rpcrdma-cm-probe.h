@@ -110,6 +110,7 @@ struct probe_opts {
 	u32 v2_null[PROBE_V2_NULLS];	/* --null SIZE,...: Call sizes */
 	unsigned int v2_nnull;
 	enum rpcrdma_xchar_base_id v2_base;	/* --base, default -01 */
+	bool v2_no_props;		/* --no-props: without the extension */
 };
 
 /* The parts of a CM event the probe keeps after acknowledging it */
@@ -196,6 +197,7 @@ struct probe_v2 {
 	 * chunk, Replies by Reply chunk, and the client's echo checks
 	 */
 	u32 opt_sent[PROBE_V2_ROPT_MAX + 1], opt_recv[PROBE_V2_ROPT_MAX + 1];
+	u32 inval_sent, inval_recv;	/* RDMA2_ERR_INVAL_OPTION */
 	u32 nulls, pos0, reply_chunks, echo_ok, echo_bad;
 	char why[256];
 };
