@@ -141,6 +141,24 @@ static void peer_connprop_partial_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ep.peer_nochg, 0);
 }
 
+static void peer_nochg_past_set_case(struct kunit *test)
+{
+	/* an unknown propid, RBSIZ at position 1; nochg names 33 only */
+	static const __be32 wide[] = {
+		W(2),
+		W(0xffffff10), W(0),
+		W(1), W(4), W(65536),
+		W(2), W(0), W(0x00000002),
+	};
+	struct rpcrdma_xchar_ep ep;
+
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, wide, sizeof(wide), 0);
+	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 65536);
+	KUNIT_EXPECT_EQ(test, ep.peer_nochg, 0);
+	KUNIT_EXPECT_EQ(test, ep.peer_absent, BIT(REQREMINV) | BIT(BRS));
+}
+
 static void peer_second_connprop_case(struct kunit *test)
 {
 	struct rpcrdma_xchar_ep ep;
@@ -264,6 +282,7 @@ static struct kunit_case sm_peer_cases[] = {
 	KUNIT_CASE(peer_defaults_case),
 	KUNIT_CASE(peer_connprop_case),
 	KUNIT_CASE(peer_connprop_partial_case),
+	KUNIT_CASE(peer_nochg_past_set_case),
 	KUNIT_CASE(peer_second_connprop_case),
 	KUNIT_CASE(peer_updprop_case),
 	KUNIT_CASE(peer_updprop_absent_case),

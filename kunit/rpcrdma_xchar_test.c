@@ -434,7 +434,9 @@ static void propset_has_case(struct kunit *test)
 			   rpcrdma_xchar_propset_has(&set, 0xffffffff));
 }
 
-/* Bits 0, 31 and 34: word 0 bit 0 and bit 31, word 1 bit 2 */
+/* Positions 0, 31 and 34: bit N mod 32 of word N div 32, bit 0 being
+ * the least significant of the XDR uint32 (0x00000001)
+ */
 static const __be32 xchar_subset_two_words[] = {
 	W(2), W(0x80000001), W(0x00000004),
 };
@@ -574,7 +576,9 @@ static const __be32 xchar_connprop_vec[] = {
 
 static const __be32 xchar_connprop_empty[] = { W(0), W(0) };
 
-/* A subset past word 0: position 40 of a 41-element set */
+/* A two-word nochg whose only bit is position 33 (bit 1 of word 1),
+ * past the end of this 2-element set: decoded, and names nothing
+ */
 static const __be32 xchar_connprop_wide[] = {
 	W(2),
 	W(0xffffff10), W(0),
