@@ -19,6 +19,9 @@ anything), or, while the sender's request to lower it is pending, the
 size asked for (xcharext-03 Section 3.1). A side that receives
 RDMA2_ERR_INVAL_OPTION must send no property message (RDMA2_OPTIONAL)
 on that connection after it; its pending request counts as rejected.
+One that crosses the refusal on the wire must be refused in turn, and
+none may follow the side's answer to a Call sent after the refusal
+(class Refusals).
 
 With --expect FILE (lines "CONN ROLE XID NAME LEN": the connection's
 number in the capture, client or listener, and what the probe printed
@@ -32,7 +35,8 @@ and nothing else: a Send the decode misses would go unchecked.
 text the probes followed (rpcrdma-cm-probe --base), 01 by default.
 Prints one line per Version Two message with --show, then a summary;
 exit status 1 when a Send does not fit, one is missing or extra, a
-property message follows an INVAL_OPTION, or nothing was found.
+property message follows an INVAL_OPTION its sender had read (or
+crossed one and was not refused in turn), or nothing was found.
 """
 
 import argparse
@@ -212,33 +216,73 @@ class Conns:
         return True
 
 
-def refusals(info, src, dst, told, frame, after):
-    """xcharext-03 Section 4: a side told INVAL_OPTION (@told maps it to
-    the frame) sends no property message after it; @after gets those
-    that do. Returns True for an INVAL_OPTION."""
-    if info['proc'] == 4 and info['err'] == 'RDMA2_ERR_INVAL_OPTION':
-        told.setdefault(dst, frame)
-        return True
-    if info['proc'] == 5 and src in told:
-        after.append('frame %s: %s -> %s %s after the INVAL_OPTION of '
-                     'frame %s' % (frame, src, dst, msg_name(info),
-                                   told[src]))
-    return False
+class Refusals:
+    """xcharext-03 Section 4 on one connection: a side told
+    RDMA2_ERR_INVAL_OPTION sends no property message after it.
+
+    The wire shows when the refusal went out, not when its receiver
+    took it in, and a property message may cross it. A property message
+    after the refusal is therefore a crossing when the receiver cannot
+    yet be shown to have read the refusal, and must itself be refused;
+    once the receiver has answered a Call sent after the refusal (RC
+    delivers in order, so it had read the refusal first), any property
+    message from it is a failure."""
+
+    def __init__(self):
+        self.told = {}        # side: frame of the first refusal to it
+        self.calls = {}       # side: xids of Calls to it after that
+        self.read = {}        # side: frame proving it read the refusal
+        self.crossed = {}     # (side, xid): frame of a crossing message
+        self.inval, self.bad, self.crossings = 0, [], 0
+
+    def note(self, frame, src, dst, info, client):
+        proc, xid = info['proc'], info['xid']
+        if proc == 4 and info['err'] == 'RDMA2_ERR_INVAL_OPTION':
+            self.inval += 1
+            self.told.setdefault(dst, frame)
+            self.calls.setdefault(dst, set())
+            self.crossed.pop((dst, xid), None)
+            return True
+        if proc in (0, 1) and src == client and dst in self.told:
+            self.calls[dst].add(xid)
+        elif proc in (0, 1, 4) and xid in self.calls.get(src, ()):
+            self.read.setdefault(src, frame)
+        elif proc == 5 and src in self.told:
+            what = 'frame %s: %s -> %s %s xid=%d after the INVAL_OPTION ' \
+                'of frame %s' % (frame, src, dst, msg_name(info), xid,
+                                 self.told[src])
+            if src in self.read:
+                self.bad.append(what + ', read by frame %s' % self.read[src])
+            else:
+                self.crossings += 1
+                self.crossed[(src, xid)] = what
+        return False
+
+    def finish(self):
+        """The failures, crossings left unrefused among them"""
+        return self.bad + [what + ', crossed it but was not refused'
+                           for what in self.crossed.values()]
 
 
 def replay(msgs, show, found, opened=None):
     """Replay @msgs; @found gets (conn, role, xid, name, len): frames,
     @opened each connection's number: the frame of its first Send.
     Returns the Sends checked, those too long, counts by name, the
-    sides' final state, INVAL_OPTIONs and property messages after one"""
+    sides' final state, INVAL_OPTIONs, crossings of one, and property
+    messages after one"""
     peers, checked, bad, counts = {}, 0, [], {}
-    conns, told, inval, after = Conns(), {}, 0, []
+    conns, refused, done = Conns(), Refusals(), []
+    inval = crossings = 0
     for frame, src, dst, n, info, flow in msgs:
         if info is None:
             continue
         # both sides start again from the defaults on a new connection
         if conns.opens(src, flow):
-            peers[src], peers[dst], told = Peer(), Peer(), {}
+            peers[src], peers[dst] = Peer(), Peer()
+            done += refused.finish()
+            inval, crossings = inval + refused.inval, \
+                crossings + refused.crossings
+            refused = Refusals()
             if opened is not None:
                 opened[conns.num] = frame
         conn, client = conns.num, conns.client
@@ -261,8 +305,7 @@ def replay(msgs, show, found, opened=None):
             print('wire-v2: frame %s %s -> %s %s xid=%d len=%d limit=%d %s'
                   % (frame, src, dst, name, info['xid'], n, limit,
                      'ok' if ok else 'TOO LONG'))
-        if refusals(info, src, dst, told, frame, after):
-            inval += 1
+        if refused.note(frame, src, dst, info, client):
             r.pending = None
         if info['status'] != 'ok' or info['proc'] != 5:
             continue
@@ -280,7 +323,9 @@ def replay(msgs, show, found, opened=None):
             elif other is not None and 0 not in done | rej:
                 s.rbsiz = other
             r.pending = None
-    return checked, bad, counts, peers, inval, after
+    done += refused.finish()
+    return checked, bad, counts, peers, inval + refused.inval, \
+        crossings + refused.crossings, done
 
 
 def compare(expect_file, found):
@@ -444,14 +489,14 @@ def main():
         return 1
     found, opened = {}, {}
     msgs = messages(pdml)
-    checked, bad, counts, peers, inval, after = replay(msgs, args.show,
-                                                       found, opened)
+    checked, bad, counts, peers, inval, crossings, after = replay(
+        msgs, args.show, found, opened)
     extra = recover(args, env, msgs, found, opened) if args.expect else []
     if extra:
         msgs = sorted(msgs + extra, key=lambda m: int(m[0]))
         found = {}
-        checked, bad, counts, peers, inval, after = replay(msgs, False,
-                                                           found)
+        checked, bad, counts, peers, inval, crossings, after = replay(
+            msgs, False, found)
     summary = ', '.join('%d %s' % (v, k) for k, v in sorted(counts.items()))
     print('wire-v2: %d Version Two Sends (%s), %d longer than the '
           'receiver\'s size in force; final sizes %s' %
@@ -459,8 +504,9 @@ def main():
            ' '.join('%s=%d' % (k, v.rbsiz) for k, v in sorted(peers.items()))))
     for line in bad[:10]:
         print('wire-v2 FAIL: ' + line)
-    print('wire-v2: %d RDMA2_ERR_INVAL_OPTION, %d property messages after '
-          'one' % (inval, len(after)))
+    print('wire-v2: %d RDMA2_ERR_INVAL_OPTION, %d property messages '
+          'crossing one (each refused in turn), %d after one' %
+          (inval, crossings, len(after)))
     for line in after[:10]:
         print('wire-v2 FAIL: ' + line)
     if not checked:
