@@ -120,6 +120,13 @@ static void v2_say(const char *fmt, ...)
 		printf("v2 %s\n", line);
 }
 
+/* The base as logs name it: "01" alone would read as a number */
+static const char *v2_base_name(const struct probe_v2 *v)
+{
+	return v->base->id == RPCRDMA_XCHAR_BASE_WC ? "working-copy-2016-11-10" :
+						     "version-two-01";
+}
+
 static const char *v2_role(const struct probe_v2 *v)
 {
 	return v->client ? "client" : "listener";
@@ -281,12 +288,13 @@ static int v2_request(struct probe_v2 *v)
 	int ret;
 
 	v->request_sent = true;
-	ret = rpcrdma_xchar_ep_request(&v->ep, ++v->xid, &want, 1);
+	ret = rpcrdma_xchar_ep_request(&v->ep, v->xid + 1, &want, 1);
 	if (ret) {
 		v2_say("request role=%s rbsiz=%u refused=1 why=%s", v2_role(v),
 		       want.value, strerror(-ret));
 		return 0;
 	}
+	v->xid++;
 	v2_say("request role=%s rbsiz=%u", v2_role(v), want.value);
 	return v2_send_opt(v, v->xid, RPCRDMA_XCHAR_ROPT_REQPROP, info,
 			   rpcrdma_xchar_encode_reqprop(info, sizeof(info),
@@ -1006,7 +1014,7 @@ enum probe_exit probe_v2_active(const struct addrinfo *ai)
 		return code;
 	}
 	v2_say("connected role=client peer=%s:%s base=%s props=%s", opts.host,
-	       opts.port, v.base->name, opts.v2_no_props ? "off" : "on");
+	       opts.port, v2_base_name(&v), opts.v2_no_props ? "off" : "on");
 	code = v2_client_run(&v);
 	clean = probe_v2_disconnect(&v);
 	v2_say("disconnected role=client clean=%d", clean);
@@ -1074,7 +1082,7 @@ enum probe_exit probe_v2_listen(const struct addrinfo *ai)
 						       -1);
 		if (code == PROBE_OK) {
 			v2_say("connected role=listener num=%lu base=%s props=%s",
-			       n + 1, v.base->name,
+			       n + 1, v2_base_name(&v),
 			       opts.v2_no_props ? "off" : "on");
 			v2_serve(&v);
 		} else {

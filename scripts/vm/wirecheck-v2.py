@@ -271,7 +271,7 @@ def replay(msgs, show, found, opened=None):
     sides' final state, INVAL_OPTIONs, crossings of one, and property
     messages after one"""
     peers, checked, bad, counts = {}, 0, [], {}
-    conns, refused, done = Conns(), Refusals(), []
+    conns, refused, failures = Conns(), Refusals(), []
     inval = crossings = 0
     for frame, src, dst, n, info, flow in msgs:
         if info is None:
@@ -279,7 +279,7 @@ def replay(msgs, show, found, opened=None):
         # both sides start again from the defaults on a new connection
         if conns.opens(src, flow):
             peers[src], peers[dst] = Peer(), Peer()
-            done += refused.finish()
+            failures += refused.finish()
             inval, crossings = inval + refused.inval, \
                 crossings + refused.crossings
             refused = Refusals()
@@ -323,9 +323,9 @@ def replay(msgs, show, found, opened=None):
             elif other is not None and 0 not in done | rej:
                 s.rbsiz = other
             r.pending = None
-    done += refused.finish()
+    failures += refused.finish()
     return checked, bad, counts, peers, inval + refused.inval, \
-        crossings + refused.crossings, done
+        crossings + refused.crossings, failures
 
 
 def compare(expect_file, found):
