@@ -3,8 +3,9 @@
  * KUnit tests for one endpoint's transport property state
  * (draft-dnoveck-nfsv4-rpcrdma-xcharext-03): the peer's properties as
  * known from ROPT_CONNPROP and ROPT_UPDPROP, a property request and
- * its answer, the Receive Buffer Size rules of Section 3.1 and what
- * each property lets a sender do. Messages reach the state machine as
+ * its answer, the Receive Buffer Size rules of Section 3.1, a peer
+ * that refuses the extension (Section 4) and what each property lets
+ * a sender do. Messages reach the state machine as
  * the codec decodes them from octets laid out here by hand.
  */
 
@@ -120,7 +121,8 @@ static void peer_connprop_case(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ep.peer.reqreminv);
 	KUNIT_EXPECT_EQ(test, ep.peer.brs, RPCRDMA_XCHAR_BKREQSUP_GENL);
 	/* opticonnpr_nochg: positions 1 and 2 */
-	KUNIT_EXPECT_EQ(test, ep.peer_fixed, BIT(REQREMINV) | BIT(BRS));
+	KUNIT_EXPECT_EQ(test, ep.peer_nochg, BIT(REQREMINV) | BIT(BRS));
+	KUNIT_EXPECT_EQ(test, ep.peer_absent, 0);
 	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 8192);
 }
 
@@ -135,7 +137,26 @@ static void peer_connprop_partial_case(struct kunit *test)
 	/* left out: default, and may not change */
 	KUNIT_EXPECT_FALSE(test, ep.peer.reqreminv);
 	KUNIT_EXPECT_EQ(test, ep.peer.brs, RPCRDMA_XCHAR_BKREQSUP_INLINE);
-	KUNIT_EXPECT_EQ(test, ep.peer_fixed, BIT(REQREMINV) | BIT(BRS));
+	KUNIT_EXPECT_EQ(test, ep.peer_absent, BIT(REQREMINV) | BIT(BRS));
+	KUNIT_EXPECT_EQ(test, ep.peer_nochg, 0);
+}
+
+static void peer_nochg_past_set_case(struct kunit *test)
+{
+	/* an unknown propid, RBSIZ at position 1; nochg names 33 only */
+	static const __be32 wide[] = {
+		W(2),
+		W(0xffffff10), W(0),
+		W(1), W(4), W(65536),
+		W(2), W(0), W(0x00000002),
+	};
+	struct rpcrdma_xchar_ep ep;
+
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, wide, sizeof(wide), 0);
+	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 65536);
+	KUNIT_EXPECT_EQ(test, ep.peer_nochg, 0);
+	KUNIT_EXPECT_EQ(test, ep.peer_absent, BIT(REQREMINV) | BIT(BRS));
 }
 
 static void peer_second_connprop_case(struct kunit *test)
@@ -152,24 +173,46 @@ static void peer_second_connprop_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ep.ignored, 1);
 }
 
+/* REQREMINV FALSE and RBSIZ 32768 */
+static const __be32 sm_upd_reqreminv[] = {
+	W(2),
+	W(2), W(4), W(0),
+	W(1), W(4), W(32768),
+};
+
 static void peer_updprop_case(struct kunit *test)
 {
-	/* RBSIZ may change; REQREMINV was in nochg */
+	struct rpcrdma_xchar_ep ep;
+
+	/* REQREMINV was in nochg: "not expected to change", yet it did */
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, sm_server_connprop, sizeof(sm_server_connprop),
+		    0);
+	sm_updprop(test, &ep, sm_upd_reqreminv, sizeof(sm_upd_reqreminv), 0);
+	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 32768);
+	KUNIT_EXPECT_FALSE(test, ep.peer.reqreminv);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_xchar_ep_may_send_inv(&ep, 0x1234));
+	KUNIT_EXPECT_EQ(test, ep.ignored, 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 32768);
+}
+
+static void peer_updprop_absent_case(struct kunit *test)
+{
 	static const __be32 upd[] = {
 		W(2),
-		W(2), W(4), W(0),
+		W(2), W(4), W(1),
 		W(1), W(4), W(32768),
 	};
 	struct rpcrdma_xchar_ep ep;
 
+	/* REQREMINV was left out: "not allowed to change", so ignored */
 	sm_init(test, &ep);
-	sm_connprop(test, &ep, sm_server_connprop, sizeof(sm_server_connprop),
-		    0);
+	sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+		    sizeof(sm_rbsiz_only_connprop), 0);
 	sm_updprop(test, &ep, upd, sizeof(upd), 0);
 	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 32768);
-	KUNIT_EXPECT_TRUE(test, ep.peer.reqreminv);
+	KUNIT_EXPECT_FALSE(test, ep.peer.reqreminv);
 	KUNIT_EXPECT_EQ(test, ep.ignored, 1);
-	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 32768);
 }
 
 static void peer_updprop_first_case(struct kunit *test)
@@ -197,7 +240,7 @@ static void own_connprop_case(struct kunit *test)
 	int ret;
 
 	sm_init(test, &ep);
-	ret = rpcrdma_xchar_ep_connprop(&ep, buf, sizeof(buf));
+	ret = rpcrdma_xchar_ep_connprop(&ep, 1, buf, sizeof(buf));
 	KUNIT_ASSERT_EQ(test, ret, (int)sizeof(expect));
 	KUNIT_EXPECT_EQ(test, memcmp(buf, expect, sizeof(expect)), 0);
 	/* Section 4.1: it must fit the Version One default of 1024 */
@@ -239,8 +282,10 @@ static struct kunit_case sm_peer_cases[] = {
 	KUNIT_CASE(peer_defaults_case),
 	KUNIT_CASE(peer_connprop_case),
 	KUNIT_CASE(peer_connprop_partial_case),
+	KUNIT_CASE(peer_nochg_past_set_case),
 	KUNIT_CASE(peer_second_connprop_case),
 	KUNIT_CASE(peer_updprop_case),
+	KUNIT_CASE(peer_updprop_absent_case),
 	KUNIT_CASE(peer_updprop_first_case),
 	KUNIT_CASE(own_connprop_case),
 	KUNIT_CASE_PARAM(init_limits_case, sm_init_vectors_gen_params),
@@ -378,9 +423,15 @@ static void resprop_unsolicited_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 16384);
 }
 
+enum sm_req_peer {
+	SM_REQ_NO_CONNPROP,
+	SM_REQ_SERVER,		/* sm_server_connprop: nochg REQREMINV, BRS */
+	SM_REQ_RBSIZ_ONLY,	/* sm_rbsiz_only_connprop: the rest left out */
+};
+
 struct sm_req_param {
 	const char			*desc;
-	bool				connprop;
+	enum sm_req_peer		connprop;
 	bool				pending;
 	struct rpcrdma_xchar_prop	want[2];
 	u32				n;
@@ -393,24 +444,31 @@ static void sm_req_get_desc(const struct sm_req_param *param, char *desc)
 }
 
 static const struct sm_req_param sm_req_vectors[] = {
-	{ "RBSIZ 2048", true, false, { { RBSIZ, false, 2048 } }, 1, 0 },
-	{ "RBSIZ default", true, false, { { RBSIZ, true, 0 } }, 1, 0 },
-	{ "RBSIZ 1024, the floor", true, false, { { RBSIZ, false, 1024 } },
-	  1, 0 },
-	{ "RBSIZ 1023", true, false, { { RBSIZ, false, 1023 } }, 1,
+	{ "RBSIZ 2048", SM_REQ_SERVER, false, { { RBSIZ, false, 2048 } }, 1,
+	  0 },
+	{ "RBSIZ default", SM_REQ_SERVER, false, { { RBSIZ, true, 0 } }, 1,
+	  0 },
+	{ "RBSIZ 1024, the floor", SM_REQ_SERVER, false,
+	  { { RBSIZ, false, 1024 } }, 1, 0 },
+	{ "RBSIZ 1023", SM_REQ_SERVER, false, { { RBSIZ, false, 1023 } }, 1,
 	  -EINVAL },
-	{ "before the peer's CONNPROP", false, false,
-	  { { RBSIZ, false, 2048 } }, 1, -EPERM },
-	{ "REQREMINV, in nochg", true, false, { { REQREMINV, false, 0 } },
-	  1, -EPERM },
-	{ "BRS, in nochg", true, false, { { BRS, false, 2 } }, 1,
-	  -EPERM },
-	{ "while another is pending", true, true, { { RBSIZ, false, 2048 } },
-	  1, -EBUSY },
-	{ "RBSIZ twice", true, false,
+	{ "before the peer's CONNPROP", SM_REQ_NO_CONNPROP, false,
+	  { { RBSIZ, false, 2048 } }, 1, 0 },
+	{ "REQREMINV, in nochg: the peer may reject it", SM_REQ_SERVER, false,
+	  { { REQREMINV, false, 0 } }, 1, 0 },
+	{ "BRS, in nochg: the peer may reject it", SM_REQ_SERVER, false,
+	  { { BRS, false, 2 } }, 1, 0 },
+	{ "REQREMINV, left out of the CONNPROP", SM_REQ_RBSIZ_ONLY, false,
+	  { { REQREMINV, false, 1 } }, 1, -EPERM },
+	{ "RBSIZ and BRS, BRS left out", SM_REQ_RBSIZ_ONLY, false,
+	  { { RBSIZ, false, 8192 }, { BRS, false, 2 } }, 2, -EPERM },
+	{ "while another is pending", SM_REQ_SERVER, true,
+	  { { RBSIZ, false, 2048 } }, 1, -EBUSY },
+	{ "RBSIZ twice", SM_REQ_SERVER, false,
 	  { { RBSIZ, false, 2048 }, { RBSIZ, false, 4096 } }, 2, -EINVAL },
-	{ "unknown propid", true, false, { { 9, false, 1 } }, 1, -EINVAL },
-	{ "nothing", true, false, { }, 0, -EINVAL },
+	{ "unknown propid", SM_REQ_SERVER, false, { { 9, false, 1 } }, 1,
+	  -EINVAL },
+	{ "nothing", SM_REQ_SERVER, false, { }, 0, -EINVAL },
 };
 
 KUNIT_ARRAY_PARAM(sm_req_vectors, sm_req_vectors, sm_req_get_desc);
@@ -421,9 +479,12 @@ static void request_rules_case(struct kunit *test)
 	struct rpcrdma_xchar_ep ep;
 
 	sm_init(test, &ep);
-	if (param->connprop)
+	if (param->connprop == SM_REQ_SERVER)
 		sm_connprop(test, &ep, sm_server_connprop,
 			    sizeof(sm_server_connprop), 0);
+	if (param->connprop == SM_REQ_RBSIZ_ONLY)
+		sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+			    sizeof(sm_rbsiz_only_connprop), 0);
 	if (param->pending)
 		KUNIT_ASSERT_EQ(test,
 				rpcrdma_xchar_ep_request(&ep, 1, sm_want_2048,
@@ -434,6 +495,26 @@ static void request_rules_case(struct kunit *test)
 			param->ret);
 	if (param->ret)
 		KUNIT_EXPECT_EQ(test, ep.req_xid, param->pending ? 1 : 0);
+}
+
+static void request_before_connprop_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_ep ep;
+	u32 accepted;
+
+	/* Table 1's 4096 until the CONNPROP, so asking for 2048 lowers */
+	sm_init(test, &ep);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_request(&ep, 3, sm_want_2048,
+						       1), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 2048);
+	/* the peer's CONNPROP then crosses it: still 2048 while pending */
+	sm_connprop(test, &ep, sm_server_connprop, sizeof(sm_server_connprop),
+		    0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 2048);
+	sm_resprop(test, &ep, 3, sm_res_done, sizeof(sm_res_done), 0,
+		   &accepted);
+	KUNIT_EXPECT_EQ(test, accepted, BIT(RBSIZ));
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 2048);
 }
 
 static void request_raise_limit_case(struct kunit *test)
@@ -482,6 +563,7 @@ static struct kunit_case sm_request_cases[] = {
 	KUNIT_CASE(resprop_wrong_xid_case),
 	KUNIT_CASE(resprop_unsolicited_case),
 	KUNIT_CASE_PARAM(request_rules_case, sm_req_vectors_gen_params),
+	KUNIT_CASE(request_before_connprop_case),
 	KUNIT_CASE(request_raise_limit_case),
 	KUNIT_CASE(request_lower_then_update_case),
 	{}
@@ -520,6 +602,15 @@ static const __be32 sm_req_16384[] = { W(1), W(1), W(4), W(16384) };
 static const __be32 sm_req_1m[] = { W(1), W(1), W(4), W(1048576) };
 static const __be32 sm_req_default[] = { W(1), W(1), W(0) };
 
+/* RBSIZ 2048, then RBSIZ 8192: the first counts, the second is
+ * rejected like anything else not granted
+ */
+static const __be32 sm_req_twice[] = {
+	W(2),
+	W(1), W(4), W(2048),
+	W(1), W(4), W(8192),
+};
+
 /* An unknown propid, RBSIZ 2048, and fixed REQREMINV */
 static const __be32 sm_req_mixed[] = {
 	W(3),
@@ -543,6 +634,9 @@ static const struct sm_ans_param sm_ans_vectors[] = {
 	  sizeof(sm_req_1m), 1, 0, 0, 65536, 4096, 65536 },
 	{ "unknown and fixed rejected, RBSIZ done", (const u8 *)sm_req_mixed,
 	  sizeof(sm_req_mixed), 0, 0x2, 0x5, 0, 2048, 2048 },
+	{ "RBSIZ twice: the first done, the second rejected",
+	  (const u8 *)sm_req_twice, sizeof(sm_req_twice), 0, 0x1, 0x2, 0,
+	  2048, 2048 },
 };
 
 KUNIT_ARRAY_PARAM(sm_ans_vectors, sm_ans_vectors, sm_ans_get_desc);
@@ -810,6 +904,245 @@ static struct kunit_suite sm_rbsiz_suite = {
 };
 
 /*
+ * Section 4: a peer without the extension answers RDMA2_ERR_INVAL_OPTION
+ */
+
+/* This endpoint's CONNPROP, sent with rdma_xid @xid */
+static void sm_send_connprop(struct kunit *test, struct rpcrdma_xchar_ep *ep,
+			     u32 xid)
+{
+	u8 buf[64];
+
+	KUNIT_ASSERT_GT(test, rpcrdma_xchar_ep_connprop(ep, xid, buf,
+							sizeof(buf)), 0);
+}
+
+static void refused_connprop_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_ep ep;
+
+	sm_init(test, &ep);
+	sm_send_connprop(test, &ep, 7);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 7), 0);
+	KUNIT_EXPECT_TRUE(test, ep.peer_lacks);
+	KUNIT_EXPECT_EQ(test, ep.ignored, 0);
+	/* Table 1 for the peer: 4096, no remote invalidation, inline */
+	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 4096);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 4096);
+	KUNIT_EXPECT_FALSE(test, rpcrdma_xchar_ep_call_needs_pos0(&ep, 4096));
+	KUNIT_EXPECT_TRUE(test, rpcrdma_xchar_ep_call_needs_pos0(&ep, 4097));
+	KUNIT_EXPECT_FALSE(test, rpcrdma_xchar_ep_may_send_inv(&ep, 0x1234));
+	KUNIT_EXPECT_TRUE(test, rpcrdma_xchar_ep_may_send_backward(&ep, false));
+	KUNIT_EXPECT_FALSE(test, rpcrdma_xchar_ep_may_send_backward(&ep, true));
+}
+
+enum sm_after_op {
+	SM_AFTER_CONNPROP,
+	SM_AFTER_REQUEST,
+	SM_AFTER_RAISE,
+	SM_AFTER_ANSWER,
+};
+
+struct sm_after_param {
+	const char	*desc;
+	enum sm_after_op op;
+	int		ret;
+	u32		ignored;
+};
+
+static void sm_after_get_desc(const struct sm_after_param *param,
+			      char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* Once the peer said no, nothing of the extension goes to it again */
+static const struct sm_after_param sm_after_vectors[] = {
+	{ "ROPT_CONNPROP again", SM_AFTER_CONNPROP, -EOPNOTSUPP, 0 },
+	{ "ROPT_REQPROP", SM_AFTER_REQUEST, -EOPNOTSUPP, 0 },
+	{ "a raise, to be announced by ROPT_UPDPROP", SM_AFTER_RAISE,
+	  -EOPNOTSUPP, 0 },
+	{ "a ROPT_RESPROP to its ROPT_REQPROP", SM_AFTER_ANSWER, -EOPNOTSUPP,
+	  1 },
+};
+
+KUNIT_ARRAY_PARAM(sm_after_vectors, sm_after_vectors, sm_after_get_desc);
+
+static void refused_then_case(struct kunit *test)
+{
+	const struct sm_after_param *param = test->param_value;
+	struct rpcrdma_xchar_answer ans;
+	struct rpcrdma_xchar_ep ep;
+	u8 buf[64];
+	int ret;
+
+	sm_init(test, &ep);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 1), 0);
+	switch (param->op) {
+	case SM_AFTER_CONNPROP:
+		ret = rpcrdma_xchar_ep_connprop(&ep, 2, buf, sizeof(buf));
+		break;
+	case SM_AFTER_REQUEST:
+		ret = rpcrdma_xchar_ep_request(&ep, 2, sm_want_2048, 1);
+		break;
+	case SM_AFTER_RAISE:
+		ret = rpcrdma_xchar_ep_raise_rbsiz(&ep, 8192);
+		break;
+	default:
+		ret = sm_reqprop(test, &ep, 2, sm_req_2048,
+				 sizeof(sm_req_2048), &ans);
+		break;
+	}
+	KUNIT_EXPECT_EQ(test, ret, param->ret);
+	KUNIT_EXPECT_EQ(test, ep.ignored, param->ignored);
+	KUNIT_EXPECT_FALSE(test, ep.req_pending);
+	KUNIT_EXPECT_EQ(test, ep.local.rbsiz, 4096);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_post_size(&ep), 4096);
+}
+
+static void refused_request_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_ep ep;
+
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+		    sizeof(sm_rbsiz_only_connprop), 0);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_request(&ep, 2, sm_want_2048,
+						       1), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 2048);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 2), 0);
+	/* rejected: the lower limit ends; what its CONNPROP said stays */
+	KUNIT_EXPECT_FALSE(test, ep.req_pending);
+	KUNIT_EXPECT_TRUE(test, ep.peer_lacks);
+	KUNIT_EXPECT_EQ(test, ep.peer.rbsiz, 16384);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 16384);
+}
+
+static void refused_twice_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_ep ep;
+
+	/* the REQPROP went out before the refusal of the CONNPROP came */
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+		    sizeof(sm_rbsiz_only_connprop), 0);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_request(&ep, 2, sm_want_2048,
+						       1), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 1), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_send_limit(&ep), 16384);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 2), 0);
+	KUNIT_EXPECT_EQ(test, ep.ignored, 0);
+}
+
+enum sm_stray_setup {
+	SM_STRAY_NOTHING_SENT,
+	SM_STRAY_OTHER_XID,
+	SM_STRAY_ANSWERED,
+};
+
+struct sm_stray_param {
+	const char		*desc;
+	enum sm_stray_setup	setup;
+	u32			xid;
+};
+
+static void sm_stray_get_desc(const struct sm_stray_param *param,
+			      char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+static const struct sm_stray_param sm_stray_vectors[] = {
+	{ "before any property message", SM_STRAY_NOTHING_SENT, 0 },
+	{ "xid of no property message", SM_STRAY_OTHER_XID, 6 },
+	{ "xid of a request already answered", SM_STRAY_ANSWERED, 2 },
+};
+
+KUNIT_ARRAY_PARAM(sm_stray_vectors, sm_stray_vectors, sm_stray_get_desc);
+
+static void stray_inval_option_case(struct kunit *test)
+{
+	const struct sm_stray_param *param = test->param_value;
+	struct rpcrdma_xchar_ep ep;
+	u32 accepted;
+
+	sm_init(test, &ep);
+	if (param->setup != SM_STRAY_NOTHING_SENT) {
+		sm_connprop(test, &ep, sm_rbsiz_only_connprop,
+			    sizeof(sm_rbsiz_only_connprop), 0);
+		sm_send_connprop(test, &ep, 5);
+	}
+	if (param->setup == SM_STRAY_ANSWERED) {
+		KUNIT_ASSERT_EQ(test,
+				rpcrdma_xchar_ep_request(&ep, 2, sm_want_2048,
+							 1), 0);
+		sm_resprop(test, &ep, 2, sm_res_done, sizeof(sm_res_done), 0,
+			   &accepted);
+	}
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep,
+								 param->xid),
+			-ENOENT);
+	KUNIT_EXPECT_FALSE(test, ep.peer_lacks);
+	KUNIT_EXPECT_EQ(test, ep.ignored, 1);
+}
+
+static void refused_raise_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_answer ans;
+	struct rpcrdma_xchar_ep ep;
+
+	sm_init(test, &ep);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_raise_rbsiz(&ep, 8192), 0);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 1), 0);
+	/* never to be announced: receives go back to the size in force */
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_post_size(&ep), 4096);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_receives_posted(&ep, 8192,
+							       &ans), 0);
+	KUNIT_EXPECT_EQ(test, ep.local.rbsiz, 4096);
+}
+
+static void refused_reply_chunk_case(struct kunit *test)
+{
+	struct rpcrdma_xchar_limits lim = sm_lim;
+	struct rpcrdma_xchar_ep ep;
+
+	lim.rbsiz = 16384;
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_init(&ep, &lim), 0);
+	sm_connprop(test, &ep, sm_server_connprop, sizeof(sm_server_connprop),
+		    0);
+	sm_send_connprop(test, &ep, 1);
+	KUNIT_EXPECT_FALSE(test,
+			   rpcrdma_xchar_ep_call_needs_reply_chunk(&ep, 16384));
+	/* our 16384 never reached it: it sends inline only up to 4096 */
+	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_inval_option(&ep, 1), 0);
+	KUNIT_EXPECT_FALSE(test,
+			   rpcrdma_xchar_ep_call_needs_reply_chunk(&ep, 4096));
+	KUNIT_EXPECT_TRUE(test,
+			  rpcrdma_xchar_ep_call_needs_reply_chunk(&ep, 4097));
+}
+
+static struct kunit_case sm_refusal_cases[] = {
+	KUNIT_CASE(refused_connprop_case),
+	KUNIT_CASE_PARAM(refused_then_case, sm_after_vectors_gen_params),
+	KUNIT_CASE(refused_request_case),
+	KUNIT_CASE(refused_twice_case),
+	KUNIT_CASE_PARAM(stray_inval_option_case,
+			 sm_stray_vectors_gen_params),
+	KUNIT_CASE(refused_raise_case),
+	KUNIT_CASE(refused_reply_chunk_case),
+	{}
+};
+
+static struct kunit_suite sm_refusal_suite = {
+	.name		= "rpcrdma_xchar_refusal",
+	.test_cases	= sm_refusal_cases,
+};
+
+/*
  * Sections 3.1 to 3.3: what a sender may do
  */
 
@@ -923,6 +1256,24 @@ static void send_inv_case(struct kunit *test)
 			param->allowed);
 }
 
+/* The Reply carries the Call's handle whether or not it invalidates */
+static void reply_inv_case(struct kunit *test)
+{
+	const struct sm_inv_param *param = test->param_value;
+	const __be32 connprop[] = {
+		W(1), W(2), W(4), W(param->reqreminv), W(0),
+	};
+	struct rpcrdma_xchar_ep ep;
+	bool swi = !param->allowed;
+
+	sm_init(test, &ep);
+	sm_connprop(test, &ep, connprop, sizeof(connprop), 0);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_ep_reply_inv(&ep, param->handle,
+							 &swi),
+			param->handle);
+	KUNIT_EXPECT_EQ(test, swi, param->allowed);
+}
+
 struct sm_brs_param {
 	const char	*desc;
 	u32		brs;
@@ -979,12 +1330,12 @@ static void two_endpoints_case(struct kunit *test)
 
 	sm_init(test, &cl);
 	sm_init(test, &sv);
-	len = rpcrdma_xchar_ep_connprop(&cl, buf, sizeof(buf));
+	len = rpcrdma_xchar_ep_connprop(&cl, 1, buf, sizeof(buf));
 	KUNIT_ASSERT_GT(test, len, 0);
 	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_decode_connprop(buf, len, &cp),
 			RPCRDMA_XCHAR_OK);
 	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_connprop(&sv, &cp), 0);
-	len = rpcrdma_xchar_ep_connprop(&sv, buf, sizeof(buf));
+	len = rpcrdma_xchar_ep_connprop(&sv, 1, buf, sizeof(buf));
 	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_decode_connprop(buf, len, &cp),
 			RPCRDMA_XCHAR_OK);
 	KUNIT_ASSERT_EQ(test, rpcrdma_xchar_ep_recv_connprop(&cl, &cp), 0);
@@ -1033,6 +1384,7 @@ static struct kunit_case sm_sender_cases[] = {
 	KUNIT_CASE_PARAM(reply_chunk_case, sm_size_vectors_gen_params),
 	KUNIT_CASE(call_reply_chunk_case),
 	KUNIT_CASE_PARAM(send_inv_case, sm_inv_vectors_gen_params),
+	KUNIT_CASE_PARAM(reply_inv_case, sm_inv_vectors_gen_params),
 	KUNIT_CASE_PARAM(send_backward_case, sm_brs_vectors_gen_params),
 	KUNIT_CASE(two_endpoints_case),
 	{}
@@ -1044,4 +1396,4 @@ static struct kunit_suite sm_sender_suite = {
 };
 
 kunit_test_suites(&sm_peer_suite, &sm_request_suite, &sm_answer_suite,
-		  &sm_rbsiz_suite, &sm_sender_suite);
+		  &sm_rbsiz_suite, &sm_refusal_suite, &sm_sender_suite);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for the transport property codec of
- * draft-dnoveck-nfsv4-rpcrdma-xcharext-03 and the RDMA2_OPTIONAL
- * header of the Version Two draft (2016). Every vector is laid out by
+ * draft-dnoveck-nfsv4-rpcrdma-xcharext-03 and the Version Two headers
+ * around it: those of version-two-01, the default, and of the working
+ * copy of 2016-11-10 where they differ. Every vector is laid out by
  * hand, word by word, from the drafts' XDR: the encoder is checked
  * against them, never against itself. Received data is always copied
  * to an odd address into a buffer of exactly its length, so the codec
@@ -254,6 +255,7 @@ struct xchar_set_param {
 	u32				dflt;
 	struct rpcrdma_xchar_props	val;
 	u32				err_pos;
+	u32				dup;
 };
 
 static void xchar_set_get_desc(const struct xchar_set_param *param,
@@ -290,6 +292,14 @@ static const __be32 xchar_set_dup[] = {
 	W(2),
 	W(1), W(4), W(4096),
 	W(1), W(4), W(8192),
+};
+
+/* A property named again is judged like any other propval */
+static const __be32 xchar_set_dup_bad_bool[] = {
+	W(3),
+	W(2), W(4), W(1),
+	W(1), W(4), W(4096),
+	W(2), W(4), W(2),
 };
 
 static const __be32 xchar_set_dup_unknown[] = {
@@ -343,9 +353,13 @@ static const struct xchar_set_param xchar_set_vectors[] = {
 	{ "zero-length values are defaults", (const u8 *)xchar_set_defaults,
 	  sizeof(xchar_set_defaults), RPCRDMA_XCHAR_OK, 2,
 	  XCHAR_POS(1, 0, -1), BIT(1) | BIT(2), XCHAR_DEFAULTS },
-	{ "a known propid twice", (const u8 *)xchar_set_dup, sizeof(xchar_set_dup),
-	  RPCRDMA_XCHAR_DUPLICATE, 2, XCHAR_POS(0, -1, -1), 0,
-	  XCHAR_DEFAULTS, 1 },
+	{ "a known propid twice: the first counts", (const u8 *)xchar_set_dup,
+	  sizeof(xchar_set_dup), RPCRDMA_XCHAR_OK, 2, XCHAR_POS(0, -1, -1), 0,
+	  XCHAR_DEFAULTS, 0, BIT(1) },
+	{ "REQREMINV again, as 2: no XDR bool",
+	  (const u8 *)xchar_set_dup_bad_bool, sizeof(xchar_set_dup_bad_bool),
+	  RPCRDMA_XCHAR_BAD_PROPVAL, 3, XCHAR_POS(1, 0, -1), 0,
+	  XCHAR_DEFAULTS, 2 },
 	{ "an unknown propid twice: skipped", (const u8 *)xchar_set_dup_unknown,
 	  sizeof(xchar_set_dup_unknown), RPCRDMA_XCHAR_OK, 2,
 	  XCHAR_POS(-1, -1, -1), 0, XCHAR_DEFAULTS },
@@ -389,6 +403,7 @@ static void propset_decode_case(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, xdr.left, 0);
 	KUNIT_EXPECT_EQ(test, set.dflt, param->dflt);
+	KUNIT_EXPECT_EQ(test, set.dup, param->dup);
 	for (which = 1; which <= RPCRDMA_XCHAR_PROP_MAX; which++) {
 		KUNIT_EXPECT_EQ_MSG(test,
 				    rpcrdma_xchar_propset_has(&set, which),
@@ -419,7 +434,9 @@ static void propset_has_case(struct kunit *test)
 			   rpcrdma_xchar_propset_has(&set, 0xffffffff));
 }
 
-/* Bits 0, 31 and 34: word 0 bit 0 and bit 31, word 1 bit 2 */
+/* Positions 0, 31 and 34: bit N mod 32 of word N div 32, bit 0 being
+ * the least significant of the XDR uint32 (0x00000001)
+ */
 static const __be32 xchar_subset_two_words[] = {
 	W(2), W(0x80000001), W(0x00000004),
 };
@@ -559,7 +576,9 @@ static const __be32 xchar_connprop_vec[] = {
 
 static const __be32 xchar_connprop_empty[] = { W(0), W(0) };
 
-/* A subset past word 0: position 40 of a 41-element set */
+/* A two-word nochg whose only bit is position 33 (bit 1 of word 1),
+ * past the end of this 2-element set: decoded, and names nothing
+ */
 static const __be32 xchar_connprop_wide[] = {
 	W(2),
 	W(0xffffff10), W(0),
@@ -1172,6 +1191,544 @@ static struct kunit_suite xchar_hdr_suite = {
 };
 
 /*
+ * The two Version Two texts: version-two-01 and the working copy
+ */
+
+struct xchar_base_param {
+	const char			*desc;
+	enum rpcrdma_xchar_base_id	id;
+	const char			*name;
+	bool				inv_handle;
+	u32				msg_hdrlen;
+	u32				err_bad_xdr;
+	u32				err_inval_option;
+	u32				err_inval_proc;
+	u32				err_reply_resource;
+};
+
+static void xchar_base_get_desc(const struct xchar_base_param *param,
+				char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+/* -01: RDMA2_ERR_BAD_HEADER = 2, INVAL_OPTION = 3 and nothing else, so
+ * an unknown rdma_proc and a short Reply chunk are XDR errors as in
+ * Version One; the working copy numbers six codes and adds
+ * rdma_inv_handle to the chunk lists.
+ */
+static const struct xchar_base_param xchar_base_vectors[] = {
+	{ "version-two-01", RPCRDMA_XCHAR_BASE_01, "01", false, 32, 2, 3, 2,
+	  2 },
+	{ "working copy 2016-11-10", RPCRDMA_XCHAR_BASE_WC, "2016-11-10",
+	  true, 36, 2, 5, 4, 3 },
+};
+
+KUNIT_ARRAY_PARAM(xchar_base_vectors, xchar_base_vectors,
+		  xchar_base_get_desc);
+
+static void base_constants_case(struct kunit *test)
+{
+	const struct xchar_base_param *param = test->param_value;
+	const struct rpcrdma_xchar_base *base;
+
+	base = rpcrdma_xchar_base_get(param->id);
+	KUNIT_ASSERT_NOT_NULL(test, base);
+	KUNIT_EXPECT_EQ(test, base->id, param->id);
+	KUNIT_EXPECT_STREQ(test, base->name, param->name);
+	KUNIT_EXPECT_EQ(test, base->inv_handle, param->inv_handle);
+	KUNIT_EXPECT_EQ(test, base->msg_hdrlen, param->msg_hdrlen);
+	KUNIT_EXPECT_EQ(test, base->err_vers, 1);
+	KUNIT_EXPECT_EQ(test, base->err_bad_xdr, param->err_bad_xdr);
+	KUNIT_EXPECT_EQ(test, base->err_inval_option,
+			param->err_inval_option);
+	KUNIT_EXPECT_EQ(test, base->err_inval_proc, param->err_inval_proc);
+	KUNIT_EXPECT_EQ(test, base->err_reply_resource,
+			param->err_reply_resource);
+}
+
+static void base_unknown_case(struct kunit *test)
+{
+	KUNIT_EXPECT_NULL(test, rpcrdma_xchar_base_get(2));
+	KUNIT_EXPECT_NULL(test, rpcrdma_xchar_base_get(-1));
+}
+
+/* -01: xid 9, credit 32, RDMA2_MSG, CALL, three empty lists */
+static const __be32 xchar_hdr_msg_01[] = {
+	W(9), W(2), W(32), W(0), W(0),
+	W(0), W(0), W(0),
+};
+
+/* The working copy: the same with rdma_inv_handle 0x1234, REPLY */
+static const __be32 xchar_hdr_msg_wc[] = {
+	W(9), W(2), W(32), W(0), W(1), W(0x1234),
+	W(0), W(0), W(0),
+};
+
+/* -01 RDMA2_NOMSG: a Read segment at position zero and a Reply chunk */
+static const __be32 xchar_hdr_nomsg_01[] = {
+	W(10), W(2), W(3), W(1), W(0),
+	W(1), W(0), W(0x11111111), W(0x200), W(1), W(0x2000),
+	W(0),
+	W(0),
+	W(1), W(1), W(0x22222222), W(0x1000), W(0), W(0x8000),
+};
+
+/* Two Read segments, the one at position zero second; two Write
+ * chunks of one and no segment; a Reply chunk of no segment
+ */
+static const __be32 xchar_hdr_lists_01[] = {
+	W(11), W(2), W(3), W(0), W(0),
+	W(1), W(40), W(0x33), W(8), W(0), W(0),
+	W(1), W(0), W(0x44), W(16), W(0), W(0x100),
+	W(0),
+	W(1), W(1), W(0x55), W(4), W(0), W(0),
+	W(1), W(0),
+	W(0),
+	W(1), W(0),
+};
+
+/* An RPC payload follows the header */
+static const __be32 xchar_hdr_msg_payload[] = {
+	W(9), W(2), W(32), W(0), W(0), W(0), W(0), W(0),
+	W(9), W(0),
+};
+
+static const __be32 xchar_hdr_msg_present2[] = {
+	W(9), W(2), W(32), W(0), W(0), W(2), W(0), W(0),
+};
+
+static const __be32 xchar_hdr_msg_dir2[] = {
+	W(9), W(2), W(32), W(0), W(2), W(0), W(0), W(0),
+};
+
+static const __be32 xchar_hdr_reply_huge[] = {
+	W(9), W(2), W(32), W(0), W(0), W(0), W(0), W(1), W(0x10000000),
+	W(1), W(2), W(0), W(0),
+};
+
+static const __be32 xchar_hdr_v1_msg[] = {
+	W(9), W(1), W(32), W(0), W(0), W(0), W(0),
+};
+
+struct xchar_msghdr_param {
+	const char			*desc;
+	enum rpcrdma_xchar_base_id	base;
+	const u8			*wire;
+	size_t				len;
+	enum rpcrdma_xchar_status	status;
+	struct rpcrdma_xchar_msghdr	hdr;
+};
+
+static void xchar_msghdr_get_desc(const struct xchar_msghdr_param *param,
+				  char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+#define XCHAR_SEG(h, l, o)	{ .handle = (h), .length = (l), .offset = (o) }
+
+static const struct xchar_msghdr_param xchar_msghdr_vectors[] = {
+	{ "-01 MSG: 32 octets", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_msg_01, sizeof(xchar_hdr_msg_01),
+	  RPCRDMA_XCHAR_OK, { .xid = 9, .credit = 32, .hdrlen = 32 } },
+	{ "-01 MSG read as the working copy", RPCRDMA_XCHAR_BASE_WC,
+	  (const u8 *)xchar_hdr_msg_01, sizeof(xchar_hdr_msg_01),
+	  RPCRDMA_XCHAR_BAD_XDR },
+	{ "working copy MSG: 36 octets", RPCRDMA_XCHAR_BASE_WC,
+	  (const u8 *)xchar_hdr_msg_wc, sizeof(xchar_hdr_msg_wc),
+	  RPCRDMA_XCHAR_OK,
+	  { .xid = 9, .credit = 32, .dir = 1, .inv_handle = 0x1234,
+	    .hdrlen = 36 } },
+	{ "working copy MSG read as -01", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_msg_wc, sizeof(xchar_hdr_msg_wc),
+	  RPCRDMA_XCHAR_BAD_XDR },
+	{ "-01 NOMSG, position-zero Read, Reply chunk",
+	  RPCRDMA_XCHAR_BASE_01, (const u8 *)xchar_hdr_nomsg_01,
+	  sizeof(xchar_hdr_nomsg_01), RPCRDMA_XCHAR_OK,
+	  { .xid = 10, .credit = 3, .proc = 1, .nreads = 1, .pos0 = true,
+	    .read = XCHAR_SEG(0x11111111, 0x200, 0x100002000ULL),
+	    .reply = true, .nreply = 1,
+	    .reply_seg = XCHAR_SEG(0x22222222, 0x1000, 0x8000),
+	    .hdrlen = 76 } },
+	{ "-01 lists of several entries", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_lists_01, sizeof(xchar_hdr_lists_01),
+	  RPCRDMA_XCHAR_OK,
+	  { .xid = 11, .credit = 3, .nreads = 2, .pos0 = true,
+	    .read = XCHAR_SEG(0x44, 16, 0x100), .nwrites = 2, .reply = true,
+	    .hdrlen = 116 } },
+	{ "-01 MSG and its RPC payload", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_msg_payload, sizeof(xchar_hdr_msg_payload),
+	  RPCRDMA_XCHAR_OK, { .xid = 9, .credit = 32, .hdrlen = 32 } },
+	{ "list discriminant 2", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_msg_present2, sizeof(xchar_hdr_msg_present2),
+	  RPCRDMA_XCHAR_BAD_XDR },
+	{ "rdma_direction 2", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_msg_dir2, sizeof(xchar_hdr_msg_dir2),
+	  RPCRDMA_XCHAR_BAD_XDR },
+	{ "Reply chunk of 2^28 segments", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_reply_huge, sizeof(xchar_hdr_reply_huge),
+	  RPCRDMA_XCHAR_BAD_XDR },
+	{ "Version One RDMA_MSG", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_v1_msg, sizeof(xchar_hdr_v1_msg),
+	  RPCRDMA_XCHAR_NOT_V2 },
+	{ "RDMA2_OPTIONAL", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_updprop, sizeof(xchar_hdr_updprop),
+	  RPCRDMA_XCHAR_OTHER_PROC },
+	{ "RDMA2_ERROR", RPCRDMA_XCHAR_BASE_WC,
+	  (const u8 *)xchar_hdr_v2_error, sizeof(xchar_hdr_v2_error),
+	  RPCRDMA_XCHAR_OTHER_PROC },
+	{ "no rdma_proc", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_hdr_msg_01, 12, RPCRDMA_XCHAR_BAD_XDR },
+};
+
+KUNIT_ARRAY_PARAM(xchar_msghdr_vectors, xchar_msghdr_vectors,
+		  xchar_msghdr_get_desc);
+
+static void xchar_expect_seg(struct kunit *test,
+			     const struct rpcrdma_xchar_segment *got,
+			     const struct rpcrdma_xchar_segment *want)
+{
+	KUNIT_EXPECT_EQ(test, got->handle, want->handle);
+	KUNIT_EXPECT_EQ(test, got->length, want->length);
+	KUNIT_EXPECT_EQ(test, got->offset, want->offset);
+}
+
+static void msghdr_decode_case(struct kunit *test)
+{
+	const struct xchar_msghdr_param *param = test->param_value;
+	const struct rpcrdma_xchar_msghdr *want = &param->hdr;
+	struct rpcrdma_xchar_msghdr hdr;
+	u8 *buf;
+
+	buf = xchar_test_copy_odd(test, param->wire, param->len);
+	KUNIT_ASSERT_EQ(test,
+			rpcrdma_xchar_decode_msghdr(rpcrdma_xchar_base_get(param->base),
+						    buf, param->len, &hdr),
+			param->status);
+	if (param->status != RPCRDMA_XCHAR_OK)
+		return;
+	KUNIT_EXPECT_EQ(test, hdr.xid, want->xid);
+	KUNIT_EXPECT_EQ(test, hdr.credit, want->credit);
+	KUNIT_EXPECT_EQ(test, hdr.proc, want->proc);
+	KUNIT_EXPECT_EQ(test, hdr.dir, want->dir);
+	KUNIT_EXPECT_EQ(test, hdr.inv_handle, want->inv_handle);
+	KUNIT_EXPECT_EQ(test, hdr.nreads, want->nreads);
+	KUNIT_EXPECT_EQ(test, hdr.pos0, want->pos0);
+	xchar_expect_seg(test, &hdr.read, &want->read);
+	KUNIT_EXPECT_EQ(test, hdr.nwrites, want->nwrites);
+	KUNIT_EXPECT_EQ(test, hdr.reply, want->reply);
+	KUNIT_EXPECT_EQ(test, hdr.nreply, want->nreply);
+	xchar_expect_seg(test, &hdr.reply_seg, &want->reply_seg);
+	KUNIT_EXPECT_EQ(test, hdr.hdrlen, want->hdrlen);
+}
+
+static void msghdr_truncated_case(struct kunit *test)
+{
+	const struct rpcrdma_xchar_base *base;
+	struct rpcrdma_xchar_msghdr hdr;
+	size_t len;
+	u8 *buf;
+
+	base = rpcrdma_xchar_base_get(RPCRDMA_XCHAR_BASE_01);
+	for (len = 8; len < sizeof(xchar_hdr_nomsg_01); len++) {
+		buf = xchar_test_copy_odd(test, xchar_hdr_nomsg_01, len);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rpcrdma_xchar_decode_msghdr(base, buf, len,
+								&hdr),
+				    RPCRDMA_XCHAR_BAD_XDR, "%zu octets", len);
+	}
+}
+
+struct xchar_msgenc_param {
+	const char			*desc;
+	enum rpcrdma_xchar_base_id	base;
+	struct rpcrdma_xchar_msghdr	hdr;
+	const u8			*wire;
+	int				ret;
+};
+
+static void xchar_msgenc_get_desc(const struct xchar_msgenc_param *param,
+				  char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+static const struct xchar_msgenc_param xchar_msgenc_vectors[] = {
+	{ "-01 MSG", RPCRDMA_XCHAR_BASE_01, { .xid = 9, .credit = 32 },
+	  (const u8 *)xchar_hdr_msg_01, sizeof(xchar_hdr_msg_01) },
+	{ "working copy MSG with rdma_inv_handle", RPCRDMA_XCHAR_BASE_WC,
+	  { .xid = 9, .credit = 32, .dir = 1, .inv_handle = 0x1234 },
+	  (const u8 *)xchar_hdr_msg_wc, sizeof(xchar_hdr_msg_wc) },
+	{ "-01 NOMSG, position-zero Read, Reply chunk",
+	  RPCRDMA_XCHAR_BASE_01,
+	  { .xid = 10, .credit = 3, .proc = 1, .nreads = 1, .pos0 = true,
+	    .read = XCHAR_SEG(0x11111111, 0x200, 0x100002000ULL),
+	    .reply = true, .nreply = 1,
+	    .reply_seg = XCHAR_SEG(0x22222222, 0x1000, 0x8000) },
+	  (const u8 *)xchar_hdr_nomsg_01, sizeof(xchar_hdr_nomsg_01) },
+	{ "rdma_inv_handle under -01", RPCRDMA_XCHAR_BASE_01,
+	  { .xid = 9, .inv_handle = 0x1234 }, NULL, -EINVAL },
+	{ "RDMA2_OPTIONAL", RPCRDMA_XCHAR_BASE_01,
+	  { .xid = 9, .proc = 5 }, NULL, -EINVAL },
+	{ "direction 2", RPCRDMA_XCHAR_BASE_01, { .xid = 9, .dir = 2 }, NULL,
+	  -EINVAL },
+	{ "a Write chunk", RPCRDMA_XCHAR_BASE_01,
+	  { .xid = 9, .nwrites = 1 }, NULL, -EINVAL },
+	{ "a Read segment not at position zero", RPCRDMA_XCHAR_BASE_01,
+	  { .xid = 9, .nreads = 1 }, NULL, -EINVAL },
+	{ "a Reply chunk of two segments", RPCRDMA_XCHAR_BASE_01,
+	  { .xid = 9, .reply = true, .nreply = 2 }, NULL, -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM(xchar_msgenc_vectors, xchar_msgenc_vectors,
+		  xchar_msgenc_get_desc);
+
+static void msghdr_encode_case(struct kunit *test)
+{
+	const struct xchar_msgenc_param *param = test->param_value;
+	const struct rpcrdma_xchar_base *base;
+	u8 buf[128];
+	int len;
+
+	base = rpcrdma_xchar_base_get(param->base);
+	memset(buf, 0xee, sizeof(buf));
+	KUNIT_ASSERT_EQ(test,
+			rpcrdma_xchar_encode_msghdr(base, buf, sizeof(buf),
+						    &param->hdr),
+			param->ret);
+	if (param->ret < 0)
+		return;
+	KUNIT_EXPECT_EQ(test, memcmp(buf, param->wire, param->ret), 0);
+	KUNIT_EXPECT_EQ(test, buf[param->ret], 0xee);
+	for (len = 0; len < param->ret; len++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rpcrdma_xchar_encode_msghdr(base, buf, len,
+								&param->hdr),
+				    -EMSGSIZE, "%d octets", len);
+}
+
+/* RDMA2_ERROR/INVAL_OPTION under -01, the same under the working
+ * copy, ERR_VERS 2..2, and the working copy's REPLY_RESOURCE
+ */
+static const __be32 xchar_err_inval_01[] = {
+	W(5), W(2), W(3), W(4), W(3),
+};
+
+static const __be32 xchar_err_inval_wc[] = {
+	W(5), W(2), W(3), W(4), W(5),
+};
+
+static const __be32 xchar_err_vers[] = {
+	W(1), W(2), W(3), W(4), W(1), W(2), W(2),
+};
+
+/* What a Version One server answers a Version Two message with */
+static const __be32 xchar_err_vers_v1[] = {
+	W(1), W(1), W(0), W(4), W(1), W(1), W(1),
+};
+
+static const __be32 xchar_err_resource_wc[] = {
+	W(8), W(2), W(3), W(4), W(3), W(1), W(6000),
+};
+
+struct xchar_err_param {
+	const char			*desc;
+	enum rpcrdma_xchar_base_id	base;
+	const u8			*wire;
+	size_t				len;
+	enum rpcrdma_xchar_status	status;
+	u32				vers;
+	u32				err;
+	u32				arg[2];
+	const char			*name;
+};
+
+static void xchar_err_get_desc(const struct xchar_err_param *param,
+			       char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+static const struct xchar_err_param xchar_err_vectors[] = {
+	{ "-01 INVAL_OPTION (3)", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_err_inval_01, sizeof(xchar_err_inval_01),
+	  RPCRDMA_XCHAR_OK, 2, 3, { 0, 0 }, "RDMA2_ERR_INVAL_OPTION" },
+	{ "working copy INVAL_OPTION (5)", RPCRDMA_XCHAR_BASE_WC,
+	  (const u8 *)xchar_err_inval_wc, sizeof(xchar_err_inval_wc),
+	  RPCRDMA_XCHAR_OK, 2, 5, { 0, 0 }, "RDMA2_ERR_INVAL_OPTION" },
+	{ "working copy's 5 read as -01: unknown", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_err_inval_wc, sizeof(xchar_err_inval_wc),
+	  RPCRDMA_XCHAR_OK, 2, 5, { 0, 0 }, "unknown" },
+	{ "-01's 3 read as the working copy: REPLY_RESOURCE, short",
+	  RPCRDMA_XCHAR_BASE_WC, (const u8 *)xchar_err_inval_01,
+	  sizeof(xchar_err_inval_01), RPCRDMA_XCHAR_BAD_XDR },
+	{ "ERR_VERS 2..2", RPCRDMA_XCHAR_BASE_01, (const u8 *)xchar_err_vers,
+	  sizeof(xchar_err_vers), RPCRDMA_XCHAR_OK, 2, 1, { 2, 2 },
+	  "RDMA2_ERR_VERS" },
+	{ "Version One ERR_VERS 1..1", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_err_vers_v1, sizeof(xchar_err_vers_v1),
+	  RPCRDMA_XCHAR_OK, 1, 1, { 1, 1 }, "RDMA2_ERR_VERS" },
+	{ "working copy REPLY_RESOURCE 1, 6000", RPCRDMA_XCHAR_BASE_WC,
+	  (const u8 *)xchar_err_resource_wc, sizeof(xchar_err_resource_wc),
+	  RPCRDMA_XCHAR_OK, 2, 3, { 1, 6000 }, "RDMA2_ERR_REPLY_RESOURCE" },
+	{ "ERR_VERS without its range", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_err_vers, 24, RPCRDMA_XCHAR_BAD_XDR },
+	{ "no rdma_err", RPCRDMA_XCHAR_BASE_01,
+	  (const u8 *)xchar_err_inval_01, 16, RPCRDMA_XCHAR_BAD_XDR },
+	{ "RDMA2_MSG", RPCRDMA_XCHAR_BASE_01, (const u8 *)xchar_hdr_msg_01,
+	  sizeof(xchar_hdr_msg_01), RPCRDMA_XCHAR_OTHER_PROC },
+};
+
+KUNIT_ARRAY_PARAM(xchar_err_vectors, xchar_err_vectors, xchar_err_get_desc);
+
+static void error_decode_case(struct kunit *test)
+{
+	const struct xchar_err_param *param = test->param_value;
+	const struct rpcrdma_xchar_base *base;
+	struct rpcrdma_xchar_errhdr err;
+	u8 *buf;
+
+	base = rpcrdma_xchar_base_get(param->base);
+	buf = xchar_test_copy_odd(test, param->wire, param->len);
+	KUNIT_ASSERT_EQ(test,
+			rpcrdma_xchar_decode_error(base, buf, param->len, &err),
+			param->status);
+	if (param->status != RPCRDMA_XCHAR_OK)
+		return;
+	KUNIT_EXPECT_EQ(test, err.vers, param->vers);
+	KUNIT_EXPECT_EQ(test, err.err, param->err);
+	KUNIT_EXPECT_EQ(test, err.arg[0], param->arg[0]);
+	KUNIT_EXPECT_EQ(test, err.arg[1], param->arg[1]);
+	KUNIT_EXPECT_STREQ(test, rpcrdma_xchar_err_name(base, err.err),
+			   param->name);
+}
+
+struct xchar_errenc_param {
+	const char			*desc;
+	enum rpcrdma_xchar_base_id	base;
+	struct rpcrdma_xchar_errhdr	err;
+	const u8			*wire;
+	int				ret;
+};
+
+static void xchar_errenc_get_desc(const struct xchar_errenc_param *param,
+				  char *desc)
+{
+	strscpy(desc, param->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+static const struct xchar_errenc_param xchar_errenc_vectors[] = {
+	{ "-01 INVAL_OPTION", RPCRDMA_XCHAR_BASE_01,
+	  { 5, 2, 3, RPCRDMA_XCHAR_ERR_INVAL_OPTION },
+	  (const u8 *)xchar_err_inval_01, sizeof(xchar_err_inval_01) },
+	{ "working copy INVAL_OPTION", RPCRDMA_XCHAR_BASE_WC,
+	  { 5, 2, 3, RPCRDMA_XCHAR_WC_ERR_INVAL_OPTION },
+	  (const u8 *)xchar_err_inval_wc, sizeof(xchar_err_inval_wc) },
+	{ "ERR_VERS 2..2", RPCRDMA_XCHAR_BASE_01,
+	  { 1, 2, 3, RPCRDMA_XCHAR_ERR_VERS, { 2, 2 } },
+	  (const u8 *)xchar_err_vers, sizeof(xchar_err_vers) },
+	{ "working copy REPLY_RESOURCE", RPCRDMA_XCHAR_BASE_WC,
+	  { 8, 2, 3, RPCRDMA_XCHAR_WC_ERR_REPLY_RESOURCE, { 1, 6000 } },
+	  (const u8 *)xchar_err_resource_wc, sizeof(xchar_err_resource_wc) },
+	{ "the working copy's INVAL_PROC under -01", RPCRDMA_XCHAR_BASE_01,
+	  { 5, 2, 3, RPCRDMA_XCHAR_WC_ERR_INVAL_PROC }, NULL, -EINVAL },
+	{ "rdma_err 7 in the working copy", RPCRDMA_XCHAR_BASE_WC,
+	  { 5, 2, 3, 7 }, NULL, -EINVAL },
+	{ "rdma_err 0", RPCRDMA_XCHAR_BASE_01, { 5, 2, 3, 0 }, NULL,
+	  -EINVAL },
+};
+
+KUNIT_ARRAY_PARAM(xchar_errenc_vectors, xchar_errenc_vectors,
+		  xchar_errenc_get_desc);
+
+static void error_encode_case(struct kunit *test)
+{
+	const struct xchar_errenc_param *param = test->param_value;
+	const struct rpcrdma_xchar_base *base;
+	u8 buf[64];
+	int len;
+
+	base = rpcrdma_xchar_base_get(param->base);
+	memset(buf, 0xee, sizeof(buf));
+	KUNIT_ASSERT_EQ(test,
+			rpcrdma_xchar_encode_error(base, buf, sizeof(buf),
+						   &param->err),
+			param->ret);
+	if (param->ret < 0)
+		return;
+	KUNIT_EXPECT_EQ(test, memcmp(buf, param->wire, param->ret), 0);
+	KUNIT_EXPECT_EQ(test, buf[param->ret], 0xee);
+	for (len = 0; len < param->ret; len++)
+		KUNIT_EXPECT_EQ_MSG(test,
+				    rpcrdma_xchar_encode_error(base, buf, len,
+							       &param->err),
+				    -EMSGSIZE, "%d octets", len);
+}
+
+struct xchar_errname_param {
+	enum rpcrdma_xchar_base_id	base;
+	u32				err;
+	const char			*name;
+};
+
+static void xchar_errname_get_desc(const struct xchar_errname_param *param,
+				   char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s %u: %s",
+		 param->base == RPCRDMA_XCHAR_BASE_01 ? "-01" : "wc",
+		 param->err, param->name);
+}
+
+static const struct xchar_errname_param xchar_errname_vectors[] = {
+	{ RPCRDMA_XCHAR_BASE_01, 0, "unknown" },
+	{ RPCRDMA_XCHAR_BASE_01, 1, "RDMA2_ERR_VERS" },
+	{ RPCRDMA_XCHAR_BASE_01, 2, "RDMA2_ERR_BAD_HEADER" },
+	{ RPCRDMA_XCHAR_BASE_01, 3, "RDMA2_ERR_INVAL_OPTION" },
+	{ RPCRDMA_XCHAR_BASE_01, 4, "unknown" },
+	{ RPCRDMA_XCHAR_BASE_01, 6, "unknown" },
+	{ RPCRDMA_XCHAR_BASE_WC, 0, "unknown" },
+	{ RPCRDMA_XCHAR_BASE_WC, 1, "RDMA2_ERR_VERS" },
+	{ RPCRDMA_XCHAR_BASE_WC, 2, "RDMA2_ERR_BAD_XDR" },
+	{ RPCRDMA_XCHAR_BASE_WC, 3, "RDMA2_ERR_REPLY_RESOURCE" },
+	{ RPCRDMA_XCHAR_BASE_WC, 4, "RDMA2_ERR_INVAL_PROC" },
+	{ RPCRDMA_XCHAR_BASE_WC, 5, "RDMA2_ERR_INVAL_OPTION" },
+	{ RPCRDMA_XCHAR_BASE_WC, 6, "RDMA2_ERR_SYSTEM" },
+	{ RPCRDMA_XCHAR_BASE_WC, 7, "unknown" },
+	{ RPCRDMA_XCHAR_BASE_WC, 0xffffffff, "unknown" },
+};
+
+KUNIT_ARRAY_PARAM(xchar_errname_vectors, xchar_errname_vectors,
+		  xchar_errname_get_desc);
+
+static void error_name_case(struct kunit *test)
+{
+	const struct xchar_errname_param *param = test->param_value;
+
+	KUNIT_EXPECT_STREQ(test,
+			   rpcrdma_xchar_err_name(rpcrdma_xchar_base_get(param->base),
+						  param->err),
+			   param->name);
+}
+
+static struct kunit_case xchar_base_cases[] = {
+	KUNIT_CASE_PARAM(base_constants_case, xchar_base_vectors_gen_params),
+	KUNIT_CASE(base_unknown_case),
+	KUNIT_CASE_PARAM(msghdr_decode_case, xchar_msghdr_vectors_gen_params),
+	KUNIT_CASE(msghdr_truncated_case),
+	KUNIT_CASE_PARAM(msghdr_encode_case, xchar_msgenc_vectors_gen_params),
+	KUNIT_CASE_PARAM(error_decode_case, xchar_err_vectors_gen_params),
+	KUNIT_CASE_PARAM(error_encode_case, xchar_errenc_vectors_gen_params),
+	KUNIT_CASE_PARAM(error_name_case, xchar_errname_vectors_gen_params),
+	{}
+};
+
+static struct kunit_suite xchar_base_suite = {
+	.name		= "rpcrdma_xchar_base",
+	.test_cases	= xchar_base_cases,
+};
+
+/*
  * Names: the probe and the logs print these
  */
 
@@ -1192,9 +1749,9 @@ static const struct xchar_name_param xchar_name_vectors[] = {
 	{ 0, RPCRDMA_XCHAR_UNKNOWN, "unknown_prop" },
 	{ 0, RPCRDMA_XCHAR_BAD_XDR, "xdr_overrun" },
 	{ 0, RPCRDMA_XCHAR_BAD_PROPVAL, "bad_propval" },
-	{ 0, RPCRDMA_XCHAR_DUPLICATE, "duplicate_prop" },
 	{ 0, RPCRDMA_XCHAR_NOT_V2, "not_version_2" },
 	{ 0, RPCRDMA_XCHAR_NOT_OPTIONAL, "not_optional" },
+	{ 0, RPCRDMA_XCHAR_OTHER_PROC, "other_proc" },
 	{ 0, 99, "unknown" },
 	{ 1, 1, "PROP_RBSIZ" },
 	{ 1, 2, "PROP_REQREMINV" },
@@ -1238,4 +1795,5 @@ static struct kunit_suite xchar_name_suite = {
 };
 
 kunit_test_suites(&xchar_propval_suite, &xchar_set_suite, &xchar_msg_suite,
-		  &xchar_encode_suite, &xchar_hdr_suite, &xchar_name_suite);
+		  &xchar_encode_suite, &xchar_hdr_suite, &xchar_base_suite,
+		  &xchar_name_suite);

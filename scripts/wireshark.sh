@@ -152,8 +152,10 @@ run_vm_pcaps() {
 # run_v2 SEED COUNT: the Version Two dissector against the transport
 # property codec (net/sunrpc/xprtrdma/rpcrdma_xchar.c, as a library):
 # RoCEv2 RC Sends carrying the KUnit vectors of kunit/rpcrdma_xchar*_test.c,
-# their prefixes and COUNT seeded mutations; every frame's status,
-# type, Receive Buffer Size values, subset positions and expert infos
+# their prefixes and COUNT seeded mutations, each set decoded once as
+# version-two-01 and once as the working copy (preference
+# rpcrdma_v2.base); every frame's status, type, Receive Buffer Size
+# values, subset positions, header length, error name and expert infos
 # must be the codec's verdict. Adds to the cases and failed counters.
 run_v2() {
 	local lib=$OUT/librpcrdma_xchar.so name f rc fields=()
@@ -169,11 +171,12 @@ run_v2() {
 	for f in $(python3 "$GEN_V2" fields); do
 		fields+=(-e "$f")
 	done
-	while read -r name _; do
+	while read -r name _ base; do
 		text2pcap -q "$OUT/$name.txt" "$OUT/$name.pcap" \
 			2>"$OUT/$name.t2p" ||
 			die "wireshark: text2pcap failed; see $OUT/$name.t2p"
-		tshark_run "$PLUGIN_V2" "$OUT/$name.pcap" -T fields -E separator=/t \
+		tshark_run "$PLUGIN_V2" "$OUT/$name.pcap" -o "rpcrdma_v2.base:$base" \
+			-T fields -E separator=/t \
 			-E occurrence=a -E 'aggregator=|' "${fields[@]}" \
 			>"$OUT/$name.fields" 2>"$OUT/$name.stderr"
 		rc=$?

@@ -65,6 +65,11 @@ static void probe_usage(FILE *f)
 		"draft-dnoveck-nfsv4-rpcrdma-xcharext-03; never in the kernel):\n"
 		"  --v2               speak Version Two instead: no private data,\n"
 		"                     ROPT_CONNPROP first; with SERVER or --listen\n"
+		"  --base 01|2016-11-10  the Version Two text for headers and error\n"
+		"                     codes: version-two-01 (default), or the later\n"
+		"                     working copy of 2016-11-10\n"
+		"  --no-props         a peer without the extension: send no property\n"
+		"                     message, refuse each (RDMA2_ERR_INVAL_OPTION)\n"
 		"  --rbsiz N          this side's Receive Buffer Size (default 4096)\n"
 		"  --rbsiz-max N      the largest it may grow to (default %d)\n"
 		"  --request rbsiz=N  ask the peer to change its Receive Buffer Size\n"
@@ -205,6 +210,7 @@ enum {
 	OPT_JSON, OPT_LISTEN, OPT_REJECT, OPT_COUNT, OPT_REPEAT, OPT_SEED,
 	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ, OPT_NO_REPLY_BUFFER,
 	OPT_V2, OPT_RBSIZ, OPT_RBSIZ_MAX, OPT_REQUEST, OPT_UPDATE, OPT_NULL,
+	OPT_BASE, OPT_NO_PROPS,
 };
 
 static const struct option probe_longopts[] = {
@@ -230,6 +236,8 @@ static const struct option probe_longopts[] = {
 	{ "request",     required_argument, NULL, OPT_REQUEST },
 	{ "update",      required_argument, NULL, OPT_UPDATE },
 	{ "null",        required_argument, NULL, OPT_NULL },
+	{ "base",        required_argument, NULL, OPT_BASE },
+	{ "no-props",    no_argument,       NULL, OPT_NO_PROPS },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
@@ -285,6 +293,22 @@ static void probe_parse_null(const char *arg)
 		probe_bad_usage("--null wants SIZE[,SIZE...]");
 }
 
+/* --base: one of the two Version Two texts, by the name the codec uses */
+static void probe_parse_base(const char *arg)
+{
+	const struct rpcrdma_xchar_base *base;
+	enum rpcrdma_xchar_base_id id;
+
+	for (id = RPCRDMA_XCHAR_BASE_01; id <= RPCRDMA_XCHAR_BASE_WC; id++) {
+		base = rpcrdma_xchar_base_get(id);
+		if (!strcmp(arg, base->name)) {
+			opts.v2_base = id;
+			return;
+		}
+	}
+	probe_bad_usage("--base wants 01 or 2016-11-10, not '%s'", arg);
+}
+
 /* The --v2 options */
 static bool probe_v2_option(int c, bool *seen)
 {
@@ -308,6 +332,12 @@ static bool probe_v2_option(int c, bool *seen)
 		break;
 	case OPT_NULL:
 		probe_parse_null(optarg);
+		break;
+	case OPT_BASE:
+		probe_parse_base(optarg);
+		break;
+	case OPT_NO_PROPS:
+		opts.v2_no_props = true;
 		break;
 	default:
 		return false;
@@ -472,7 +502,7 @@ static void probe_check_v2(const struct probe_seen *seen)
 	if (!opts.v2) {
 		if (seen->v2)
 			probe_bad_usage("%s need --v2",
-					"--rbsiz, --rbsiz-max, --request, --update, --null");
+					"--rbsiz, --rbsiz-max, --request, --update, --null, --base, --no-props");
 		return;
 	}
 	if (seen->sizes || seen->pdata || seen->no_pdata || opts.repeat ||
@@ -497,6 +527,12 @@ static void probe_check_v2(const struct probe_seen *seen)
 		probe_bad_usage("--update rbsiz: a raise only, above --rbsiz, up to --rbsiz-max");
 	if (opts.listen && opts.v2_nnull)
 		probe_bad_usage("--null: client only");
+	if (opts.v2_no_props &&
+	    (opts.v2_request_rbsiz || opts.v2_update_rbsiz ||
+	     opts.v2_lim.rbsiz != RPCRDMA_XCHAR_DEFAULT_RBSIZ ||
+	     opts.v2_lim.rbsiz_max != PROBE_V2_SLOT))
+		probe_bad_usage("--no-props takes none of %s: they are properties",
+				"--request, --update, --rbsiz, --rbsiz-max");
 }
 
 /**

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rpcrdma-cm-probe --v2: an experimental RPC-over-RDMA Version Two
- * endpoint (draft-cel-nfsv4-rpcrdma-version-two of November 2016) that
- * exchanges transport properties (draft-dnoveck-nfsv4-rpcrdma-xcharext-03).
+ * endpoint that exchanges transport properties
+ * (draft-dnoveck-nfsv4-rpcrdma-xcharext-03). Its headers and error codes
+ * are those of draft-cel-nfsv4-rpcrdma-version-two-01, the revision
+ * xcharext-03 cites, or with --base 2016-11-10 those of the authors'
+ * later working copy (struct rpcrdma_xchar_base), never a mix.
  * No kernel speaks Version Two; this is a test tool, never a data path.
  *
  *  - The client sends ROPT_CONNPROP first, in an RDMA2_OPTIONAL message
@@ -10,6 +13,10 @@
  *    server answers RDMA_ERROR/ERR_VERS, which ends the run (exit 7).
  *  - The listener sends its own ROPT_CONNPROP once the client's first
  *    Version Two message has shown that the client speaks Version Two.
+ *  - A peer without the extension answers RDMA2_ERR_INVAL_OPTION: the
+ *    state machine drops what was pending, and the exchange goes on
+ *    with the defaults, sending no more property messages. --no-props
+ *    makes this side such a peer: it sends none and refuses each.
  *  - Both honour the peer's properties through the state machine of
  *    net/sunrpc/xprtrdma/rpcrdma_xchar_sm.c: no Send is longer than the
  *    peer's Receive Buffer Size (or a pending request to lower it);
@@ -39,8 +46,8 @@
 #define V1_ERROR		4
 #define V1_ERR_VERS		1
 
-/* Octets of an RDMA2_MSG/NOMSG header with three empty chunk lists */
-#define V2_HDR_MSG		36
+/* What a Reply chunk of one segment adds to an RDMA2_MSG header */
+#define V2_HDR_REPLY_CHUNK	20
 /* ONC RPC NULL Call without credentials, and its accepted Reply */
 #define V2_RPC_CALL		40
 #define V2_RPC_REPLY		24
@@ -90,11 +97,9 @@ static u32 v2_get(struct v2_xdr *x)
 	return (u32)p[0] << 24 | (u32)p[1] << 16 | (u32)p[2] << 8 | p[3];
 }
 
-static u64 v2_get64(struct v2_xdr *x)
+static u32 v2_xid_of(const u8 *m)
 {
-	u64 hi = v2_get(x);
-
-	return hi << 32 | v2_get(x);
+	return (u32)m[0] << 24 | m[1] << 16 | m[2] << 8 | m[3];
 }
 
 /* One "v2 ..." line of KEY=VALUE words, or with --json the same as
@@ -113,6 +118,13 @@ static void v2_say(const char *fmt, ...)
 		probe_print_kv_json(line);
 	else
 		printf("v2 %s\n", line);
+}
+
+/* The base as logs name it: "01" alone would read as a number */
+static const char *v2_base_name(const struct probe_v2 *v)
+{
+	return v->base->id == RPCRDMA_XCHAR_BASE_WC ? "working-copy-2016-11-10" :
+						     "version-two-01";
 }
 
 static const char *v2_role(const struct probe_v2 *v)
@@ -181,12 +193,13 @@ static int v2_send_opt(struct probe_v2 *v, u32 xid, u32 opttype,
 
 static int v2_send_connprop(struct probe_v2 *v)
 {
+	u32 xid = ++v->xid;
 	u8 info[256];
 
 	v->connprop_sent = true;
 	v2_print_props("own", &v->ep.local);
-	return v2_send_opt(v, ++v->xid, RPCRDMA_XCHAR_ROPT_CONNPROP, info,
-			   rpcrdma_xchar_ep_connprop(&v->ep, info,
+	return v2_send_opt(v, xid, RPCRDMA_XCHAR_ROPT_CONNPROP, info,
+			   rpcrdma_xchar_ep_connprop(&v->ep, xid, info,
 						     sizeof(info)));
 }
 
@@ -226,24 +239,32 @@ static int v2_recycle(struct probe_v2 *v, unsigned int slot)
 	return type ? v2_send_answer(v, type, &ans) : 0;
 }
 
+/* An RDMA2_ERROR with a code of this side's base; @a and @b go out
+ * only with the codes that carry them
+ */
 static int v2_send_error(struct probe_v2 *v, u32 xid, u32 vers, u32 err,
 			 u32 a, u32 b)
 {
-	struct v2_xdr x;
+	struct rpcrdma_xchar_errhdr e = {
+		.xid = xid, .vers = vers, .credit = V2_CREDITS, .err = err,
+		.arg = { a, b },
+	};
+	char what[64];
+	int len;
 
-	v2_init(&x, v->send_buf, PROBE_V2_SLOT, 0);
-	v2_put(&x, xid);
-	v2_put(&x, vers);
-	v2_put(&x, V2_CREDITS);
-	v2_put(&x, RPCRDMA_XCHAR_PROC_ERROR);
-	v2_put(&x, err);
-	if (err == RPCRDMA_XCHAR_ERR_VERS ||
-	    err == RPCRDMA_XCHAR_ERR_REPLY_RESOURCE) {
-		v2_put(&x, a);
-		v2_put(&x, b);
+	len = rpcrdma_xchar_encode_error(v->base, v->send_buf, PROBE_V2_SLOT,
+					 &e);
+	if (len < 0) {
+		snprintf(v->why, sizeof(v->why), "cannot encode rdma_err %u",
+			 err);
+		return len;
 	}
-	return v2_send(v, vers == 2 ? "RDMA2_ERROR" : "RDMA_ERROR", xid,
-		       x.pos, 0);
+	if (err == v->base->err_inval_option)
+		v->inval_sent++;
+	snprintf(what, sizeof(what), "%s err=%s",
+		 vers == 2 ? "RDMA2_ERROR" : "RDMA_ERROR",
+		 rpcrdma_xchar_err_name(v->base, err));
+	return v2_send(v, what, xid, len, 0);
 }
 
 /* Section 2.1: a message that does not decode is an XDR error */
@@ -254,7 +275,7 @@ static int v2_bad_xdr(struct probe_v2 *v, u32 xid, const char *what,
 	v2_say("recv=%s role=%s xid=%u error=%s", what, v2_role(v), xid,
 	       rpcrdma_xchar_status_name(st));
 	return v2_send_error(v, xid, RPCRDMA_XCHAR_VERSION,
-			     RPCRDMA_XCHAR_ERR_BAD_XDR, 0, 0);
+			     v->base->err_bad_xdr, 0, 0);
 }
 
 static int v2_request(struct probe_v2 *v)
@@ -267,12 +288,13 @@ static int v2_request(struct probe_v2 *v)
 	int ret;
 
 	v->request_sent = true;
-	ret = rpcrdma_xchar_ep_request(&v->ep, ++v->xid, &want, 1);
+	ret = rpcrdma_xchar_ep_request(&v->ep, v->xid + 1, &want, 1);
 	if (ret) {
 		v2_say("request role=%s rbsiz=%u refused=1 why=%s", v2_role(v),
 		       want.value, strerror(-ret));
 		return 0;
 	}
+	v->xid++;
 	v2_say("request role=%s rbsiz=%u", v2_role(v), want.value);
 	return v2_send_opt(v, v->xid, RPCRDMA_XCHAR_ROPT_REQPROP, info,
 			   rpcrdma_xchar_encode_reqprop(info, sizeof(info),
@@ -294,12 +316,18 @@ static int v2_update(struct probe_v2 *v)
 	return 0;
 }
 
-/* What comes after both CONNPROPs: this side's request and raise */
+/* What follows this side's CONNPROP: its request and its raise. The
+ * client waits for the listener's answer to it, a CONNPROP or a
+ * refusal, as it may have one message outstanding until a first reply
+ * (version-two-01, Protocol Version Negotiation); the listener goes on
+ * at once, since a request need not wait for the peer's CONNPROP.
+ */
 static int v2_after_connprop(struct probe_v2 *v)
 {
 	int ret = 0;
 
-	if (!v->connprop_sent || !v->ep.peer_connprop)
+	if (!v->connprop_sent ||
+	    (v->client && !v->ep.peer_connprop && !v->ep.peer_lacks))
 		return 0;
 	if (opts.v2_request_rbsiz && !v->request_sent)
 		ret = v2_request(v);
@@ -319,9 +347,9 @@ static int v2_on_connprop(struct probe_v2 *v, const struct rpcrdma_xchar_opthdr 
 	if (st)
 		return v2_bad_xdr(v, h->xid, "ROPT_CONNPROP", st);
 	ret = rpcrdma_xchar_ep_recv_connprop(&v->ep, &msg);
-	v2_say("recv=ROPT_CONNPROP role=%s xid=%u props=%u nochg=0x%x%s",
-	       v2_role(v), h->xid, msg.start.count, v->ep.peer_fixed,
-	       ret ? " ignored=second" : "");
+	v2_say("recv=ROPT_CONNPROP role=%s xid=%u props=%u nochg=0x%x absent=0x%x%s",
+	       v2_role(v), h->xid, msg.start.count, v->ep.peer_nochg,
+	       v->ep.peer_absent, ret ? " ignored=second" : "");
 	v2_print_props("peer", &v->ep.peer);
 	if (!v->connprop_sent) {
 		ret = v2_send_connprop(v);
@@ -336,13 +364,18 @@ static int v2_on_reqprop(struct probe_v2 *v, const struct rpcrdma_xchar_opthdr *
 	struct rpcrdma_xchar_answer ans;
 	struct rpcrdma_xchar_reqprop msg;
 	enum rpcrdma_xchar_status st;
+	int ret;
 
 	st = rpcrdma_xchar_decode_reqprop(h->info, h->infolen, &msg);
 	if (st)
 		return v2_bad_xdr(v, h->xid, "ROPT_REQPROP", st);
-	v2_say("recv=ROPT_REQPROP role=%s xid=%u props=%u rbsiz=%u",
-	       v2_role(v), h->xid, msg.want.count, msg.want.val.rbsiz);
-	if (rpcrdma_xchar_ep_recv_reqprop(&v->ep, h->xid, &msg, &ans)) {
+	ret = rpcrdma_xchar_ep_recv_reqprop(&v->ep, h->xid, &msg, &ans);
+	v2_say("recv=ROPT_REQPROP role=%s xid=%u props=%u rbsiz=%u%s",
+	       v2_role(v), h->xid, msg.want.count, msg.want.val.rbsiz,
+	       ret < 0 ? " ignored=peer-refused-ours" : "");
+	if (ret < 0)
+		return 0;
+	if (ret) {
 		v2_say("defer role=%s xid=%u raise=%u waiting=old-receives",
 		       v2_role(v), h->xid, v->ep.raise_to);
 		return 0;
@@ -390,10 +423,15 @@ static int v2_on_optional(struct probe_v2 *v, const u8 *m, u32 len)
 
 	st = rpcrdma_xchar_decode_opthdr(m, len, &h);
 	if (st)
-		return v2_bad_xdr(v, (u32)m[0] << 24 | m[1] << 16 | m[2] << 8 |
-				  m[3], "RDMA2_OPTIONAL", st);
+		return v2_bad_xdr(v, v2_xid_of(m), "RDMA2_OPTIONAL", st);
 	if (h.opttype <= PROBE_V2_ROPT_MAX)
 		v->opt_recv[h.opttype]++;
+	if (opts.v2_no_props) {
+		v2_say("recv=RDMA2_OPTIONAL role=%s xid=%u opttype=%u error=no-properties",
+		       v2_role(v), h.xid, h.opttype);
+		return v2_send_error(v, h.xid, RPCRDMA_XCHAR_VERSION,
+				     v->base->err_inval_option, 0, 0);
+	}
 	switch (h.opttype) {
 	case RPCRDMA_XCHAR_ROPT_CONNPROP:
 		return v2_on_connprop(v, &h);
@@ -407,226 +445,213 @@ static int v2_on_optional(struct probe_v2 *v, const u8 *m, u32 len)
 	v2_say("recv=RDMA2_OPTIONAL role=%s xid=%u opttype=%u error=unknown",
 	       v2_role(v), h.xid, h.opttype);
 	return v2_send_error(v, h.xid, RPCRDMA_XCHAR_VERSION,
-			     RPCRDMA_XCHAR_ERR_INVAL_OPTION, 0, 0);
+			     v->base->err_inval_option, 0, 0);
 }
 
-/* The chunk lists of an RDMA2_MSG or RDMA2_NOMSG header */
-struct v2_chunks {
-	u32 dir;
-	u32 inv;
-	bool pos0;			/* a Read segment at position 0 */
-	u32 read_handle, read_len;
-	u64 read_off;
-	bool reply;			/* a Reply chunk, first segment */
-	u32 reply_handle, reply_len;
-	u64 reply_off;
-};
-
-static void v2_get_chunks(struct v2_xdr *x, struct v2_chunks *ck)
+/* The RPC Call of @ck: inline after the header, or read from its
+ * Position-Zero chunk (checked by the caller) into v->chunk
+ */
+static int v2_call_payload(struct probe_v2 *v, const u8 *m, u32 len,
+			   const struct rpcrdma_xchar_msghdr *ck,
+			   const u8 **rpc, u32 *rpc_len)
 {
-	u32 n, pos;
+	int ret;
 
-	memset(ck, 0, sizeof(*ck));
-	ck->dir = v2_get(x);
-	ck->inv = v2_get(x);
-	while (!x->bad && v2_get(x)) {
-		pos = v2_get(x);
-		if (!pos && !ck->pos0) {
-			ck->pos0 = true;
-			ck->read_handle = v2_get(x);
-			ck->read_len = v2_get(x);
-			ck->read_off = v2_get64(x);
-			continue;
-		}
-		v2_get(x);
-		v2_get(x);
-		v2_get64(x);
+	if (ck->proc == RPCRDMA_XCHAR_PROC_MSG) {
+		*rpc = m + ck->hdrlen;
+		*rpc_len = len - ck->hdrlen;
+		return 0;
 	}
-	while (!x->bad && v2_get(x)) {
-		n = v2_get(x);
-		if (n > x->len / 16)
-			x->bad = true;
-		while (!x->bad && n--) {
-			v2_get(x);
-			v2_get(x);
-			v2_get64(x);
-		}
-	}
-	if (!x->bad && v2_get(x)) {
-		n = v2_get(x);
-		if (n > x->len / 16)
-			x->bad = true;
-		while (!x->bad && n--) {
-			u32 h = v2_get(x), l = v2_get(x);
-			u64 o = v2_get64(x);
-
-			if (ck->reply)
-				continue;
-			ck->reply = true;
-			ck->reply_handle = h;
-			ck->reply_len = l;
-			ck->reply_off = o;
-		}
-	}
+	ret = probe_v2_rdma(v, false, v->chunk, ck->read.length,
+			    ck->read.handle, ck->read.offset);
+	*rpc = v->chunk;
+	*rpc_len = ck->read.length;
+	return ret;
 }
 
-/* Three empty chunk lists, or a Reply chunk of @reply_len */
-static void v2_put_chunks(struct v2_xdr *x, u32 dir, u32 inv,
-			  const struct v2_chunks *ck)
+/* The Reply to @ck, @rpc_len octets at @rpc_out: inline when it fits
+ * the requester's receives, else through the Reply chunk it offered;
+ * @hdr_inv goes into its rdma_inv_handle, @inv (0: none) is invalidated
+ */
+static int v2_send_reply(struct probe_v2 *v,
+			 const struct rpcrdma_xchar_msghdr *ck,
+			 const u8 *rpc_out, u32 rpc_len, u32 hdr_inv, u32 inv)
 {
-	v2_put(x, dir);
-	v2_put(x, inv);
-	if (ck && ck->pos0) {
-		v2_put(x, 1);
-		v2_put(x, 0);
-		v2_put(x, ck->read_handle);
-		v2_put(x, ck->read_len);
-		v2_put(x, ck->read_off >> 32);
-		v2_put(x, ck->read_off);
+	struct rpcrdma_xchar_msghdr out = {
+		.xid = ck->xid, .credit = V2_CREDITS,
+		.proc = RPCRDMA_XCHAR_PROC_MSG, .dir = RPCRDMA_XCHAR_REPLY,
+		.inv_handle = v->base->inv_handle ? hdr_inv : 0,
+	};
+	u32 need = v->base->msg_hdrlen + rpc_len;
+	int hdr, ret;
+
+	if (!rpcrdma_xchar_ep_reply_needs_chunk(&v->ep, need)) {
+		hdr = rpcrdma_xchar_encode_msghdr(v->base, v->send_buf,
+						  PROBE_V2_SLOT, &out);
+		if (hdr < 0 || hdr + rpc_len > PROBE_V2_SLOT)
+			return -EINVAL;
+		memcpy(v->send_buf + hdr, rpc_out, rpc_len);
+		return v2_send(v, "RDMA2_MSG reply=inline", ck->xid,
+			       hdr + rpc_len, inv);
 	}
-	v2_put(x, 0);			/* end of the Read list */
-	v2_put(x, 0);			/* no Write list */
-	if (ck && ck->reply) {
-		v2_put(x, 1);
-		v2_put(x, 1);
-		v2_put(x, ck->reply_handle);
-		v2_put(x, ck->reply_len);
-		v2_put(x, ck->reply_off >> 32);
-		v2_put(x, ck->reply_off);
-	} else {
-		v2_put(x, 0);
+	if (!ck->reply || !ck->nreply || ck->reply_seg.length < rpc_len) {
+		v2_say("reply role=%s xid=%u len=%u error=no-reply-chunk",
+		       v2_role(v), ck->xid, need);
+		return v2_send_error(v, ck->xid, RPCRDMA_XCHAR_VERSION,
+				     v->base->err_reply_resource, 1, rpc_len);
 	}
+	ret = probe_v2_rdma(v, true, (u8 *)rpc_out, rpc_len,
+			    ck->reply_seg.handle, ck->reply_seg.offset);
+	if (ret)
+		return ret;
+	out.proc = RPCRDMA_XCHAR_PROC_NOMSG;
+	out.reply = true;
+	out.nreply = 1;
+	out.reply_seg = ck->reply_seg;
+	out.reply_seg.length = rpc_len;
+	hdr = rpcrdma_xchar_encode_msghdr(v->base, v->send_buf, PROBE_V2_SLOT,
+					  &out);
+	if (hdr < 0)
+		return hdr;
+	v->reply_chunks++;
+	return v2_send(v, "RDMA2_NOMSG reply=chunk", ck->xid, hdr, inv);
+}
+
+/* The handle a Call offers for remote invalidation: its rdma_inv_handle
+ * under the working copy; under -01, which has none, one of the chunks
+ * the Reply is for (Section 3.2 asks for "non-empty chunk lists")
+ */
+static u32 v2_offered_handle(const struct probe_v2 *v,
+			     const struct rpcrdma_xchar_msghdr *ck)
+{
+	if (v->base->inv_handle)
+		return ck->inv_handle;
+	if (ck->reply && ck->nreply)
+		return ck->reply_seg.handle;
+	return ck->pos0 ? ck->read.handle : 0;
 }
 
 /* The listener's side of a NULL Call: answer with the padding echoed */
-static int v2_answer_call(struct probe_v2 *v, const u8 *m, u32 len, u32 proc)
+static int v2_answer_call(struct probe_v2 *v, const u8 *m, u32 len)
 {
 	u8 *rpc_out = v->chunk + PROBE_V2_SLOT;
-	struct v2_chunks ck, out = { };
-	u32 xid, rpc_len, pad, inv, hdr, need;
-	struct v2_xdr x, call, rep;
+	struct rpcrdma_xchar_msghdr ck;
+	enum rpcrdma_xchar_status st;
+	u32 rpc_len, pad, offer, hdr_inv;
+	struct v2_xdr call, rep;
 	const u8 *rpc;
+	bool swi;
 	int ret;
 
-	v2_init(&x, m, len, 0);
-	xid = v2_get(&x);
-	v2_get(&x);
-	v2_get(&x);
-	v2_get(&x);
-	v2_get_chunks(&x, &ck);
-	if (x.bad)
-		return v2_bad_xdr(v, xid, "RDMA2_MSG", RPCRDMA_XCHAR_BAD_XDR);
-	if (proc == RPCRDMA_XCHAR_PROC_NOMSG) {
-		if (!ck.pos0 || ck.read_len > PROBE_V2_SLOT)
-			return v2_bad_xdr(v, xid, "RDMA2_NOMSG",
-					  RPCRDMA_XCHAR_BAD_XDR);
-		ret = probe_v2_rdma(v, false, v->chunk, ck.read_len,
-				    ck.read_handle, ck.read_off);
-		if (ret)
-			return ret;
-		rpc = v->chunk;
-		rpc_len = ck.read_len;
-	} else {
-		rpc = m + x.pos;
-		rpc_len = len - x.pos;
-	}
+	st = rpcrdma_xchar_decode_msghdr(v->base, m, len, &ck);
+	if (st)
+		return v2_bad_xdr(v, v2_xid_of(m), "RDMA2_MSG", st);
+	if (ck.proc == RPCRDMA_XCHAR_PROC_NOMSG &&
+	    (!ck.pos0 || ck.read.length > PROBE_V2_SLOT))
+		return v2_bad_xdr(v, ck.xid, "RDMA2_NOMSG",
+				  RPCRDMA_XCHAR_BAD_XDR);
+	ret = v2_call_payload(v, m, len, &ck, &rpc, &rpc_len);
+	if (ret)
+		return ret;
 	v2_say("recv=%s role=%s xid=%u len=%u rpc=%u call=%s reply-chunk=%u inv=%u",
-	       proc == RPCRDMA_XCHAR_PROC_NOMSG ? "RDMA2_NOMSG" : "RDMA2_MSG",
-	       v2_role(v), xid, len, rpc_len, ck.pos0 ? "pos0" : "inline",
-	       ck.reply ? ck.reply_len : 0, ck.inv);
+	       ck.proc == RPCRDMA_XCHAR_PROC_NOMSG ? "RDMA2_NOMSG" : "RDMA2_MSG",
+	       v2_role(v), ck.xid, len, rpc_len, ck.pos0 ? "pos0" : "inline",
+	       ck.reply && ck.nreply ? ck.reply_seg.length : 0, ck.inv_handle);
 
 	v->nulls++;
 	v->pos0 += ck.pos0;
 	v2_init(&call, (u8 *)rpc, rpc_len, 0);
-	if (v2_get(&call) != xid || v2_get(&call) != 0 || rpc_len < V2_RPC_CALL)
-		return v2_bad_xdr(v, xid, "RPC-Call", RPCRDMA_XCHAR_BAD_XDR);
+	if (v2_get(&call) != ck.xid || v2_get(&call) != 0 ||
+	    rpc_len < V2_RPC_CALL)
+		return v2_bad_xdr(v, ck.xid, "RPC-Call", RPCRDMA_XCHAR_BAD_XDR);
 	pad = rpc_len - V2_RPC_CALL;
 
 	v2_init(&rep, rpc_out, PROBE_V2_SLOT, 0);
-	v2_put(&rep, xid);
+	v2_put(&rep, ck.xid);
 	v2_put(&rep, 1);		/* REPLY */
 	v2_put(&rep, 0);		/* MSG_ACCEPTED */
 	v2_put(&rep, 0);		/* verifier AUTH_NONE */
 	v2_put(&rep, 0);
 	v2_put(&rep, 0);		/* SUCCESS */
 	memcpy(rpc_out + rep.pos, rpc + V2_RPC_CALL, pad);
-	rpc_len = rep.pos + pad;
 
-	inv = rpcrdma_xchar_ep_may_send_inv(&v->ep, ck.inv) ? ck.inv : 0;
-	v2_init(&x, v->send_buf, PROBE_V2_SLOT, 0);
-	v2_put(&x, xid);
-	v2_put(&x, RPCRDMA_XCHAR_VERSION);
-	v2_put(&x, V2_CREDITS);
-	need = V2_HDR_MSG + rpc_len;
-	if (!rpcrdma_xchar_ep_reply_needs_chunk(&v->ep, need)) {
-		v2_put(&x, RPCRDMA_XCHAR_PROC_MSG);
-		v2_put_chunks(&x, RPCRDMA_XCHAR_REPLY, inv, NULL);
-		memcpy(v->send_buf + x.pos, rpc_out, rpc_len);
-		return v2_send(v, "RDMA2_MSG reply=inline", xid,
-			       x.pos + rpc_len, inv);
-	}
-	if (!ck.reply || ck.reply_len < rpc_len) {
-		v2_say("reply role=%s xid=%u len=%u error=no-reply-chunk",
-		       v2_role(v), xid, need);
-		return v2_send_error(v, xid, RPCRDMA_XCHAR_VERSION,
-				     RPCRDMA_XCHAR_ERR_REPLY_RESOURCE, 1,
-				     rpc_len);
-	}
-	ret = probe_v2_rdma(v, true, rpc_out, rpc_len, ck.reply_handle,
-			    ck.reply_off);
-	if (ret)
-		return ret;
-	out.reply = true;
-	out.reply_handle = ck.reply_handle;
-	out.reply_len = rpc_len;
-	out.reply_off = ck.reply_off;
-	v2_put(&x, RPCRDMA_XCHAR_PROC_NOMSG);
-	v2_put_chunks(&x, RPCRDMA_XCHAR_REPLY, inv, &out);
-	hdr = x.pos;
-	v->reply_chunks++;
-	return v2_send(v, "RDMA2_NOMSG reply=chunk", xid, hdr, inv);
+	offer = v2_offered_handle(v, &ck);
+	hdr_inv = rpcrdma_xchar_ep_reply_inv(&v->ep, offer, &swi);
+	return v2_send_reply(v, &ck, rpc_out, rep.pos + pad, hdr_inv,
+			     swi ? offer : 0);
 }
 
 /* RDMA_ERROR/ERR_VERS, whatever its rdma_vers: RFC 8166 Section 4.5
- * (and the Version Two draft) copy it from the failing message, so a
+ * (and the Version Two drafts) copy it from the failing message, so a
  * Version One server answers a Version Two message with rdma_vers 2.
  * Return: 1 (stop) when @m is one, else 0.
  */
 static int v2_on_err_vers(struct probe_v2 *v, const u8 *m, u32 len)
 {
-	u32 xid, vers, proc, err;
-	struct v2_xdr x;
+	struct rpcrdma_xchar_errhdr e;
 
-	v2_init(&x, m, len, 0);
-	xid = v2_get(&x);
-	vers = v2_get(&x);
-	v2_get(&x);
-	proc = v2_get(&x);
-	err = v2_get(&x);
-	if (x.bad || proc != RPCRDMA_XCHAR_PROC_ERROR ||
-	    err != RPCRDMA_XCHAR_ERR_VERS)
+	if (rpcrdma_xchar_decode_error(v->base, m, len, &e) ||
+	    e.err != v->base->err_vers)
 		return 0;
-	v->err_low = v2_get(&x);
-	v->err_high = v2_get(&x);
-	if (x.bad)
-		return 0;
+	v->err_low = e.arg[0];
+	v->err_high = e.arg[1];
 	v->err_vers = true;
 	v2_say("recv=RDMA_ERROR role=%s xid=%u vers=%u len=%u err=ERR_VERS low=%u high=%u",
-	       v2_role(v), xid, vers, len, v->err_low, v->err_high);
+	       v2_role(v), e.xid, e.vers, len, v->err_low, v->err_high);
 	return 1;
+}
+
+/* The peer lacks the extension (xcharext-03 Section 4): the state
+ * machine drops what was pending, the exchange goes on with defaults
+ */
+static int v2_on_inval_option(struct probe_v2 *v,
+			      const struct rpcrdma_xchar_errhdr *e, u32 len)
+{
+	int ret = rpcrdma_xchar_ep_recv_inval_option(&v->ep, e->xid);
+
+	v->inval_recv++;
+	v2_say("recv=RDMA2_ERROR role=%s xid=%u len=%u err=%s %s", v2_role(v),
+	       e->xid, len, rpcrdma_xchar_err_name(v->base, e->err),
+	       ret ? "ignored=not-ours" : "peer=no-properties");
+	if (ret)
+		return 0;
+	v2_print_props("peer", &v->ep.peer);
+	return v2_after_connprop(v);
+}
+
+/* An RDMA2_ERROR that answers none of this side's Calls */
+static int v2_on_error(struct probe_v2 *v, const u8 *m, u32 len)
+{
+	struct rpcrdma_xchar_errhdr e;
+	enum rpcrdma_xchar_status st;
+
+	st = rpcrdma_xchar_decode_error(v->base, m, len, &e);
+	if (st) {
+		/* RFC 8166 4.5: an RDMA_ERROR that does not decode is dropped */
+		v->violations++;
+		v2_say("recv=RDMA2_ERROR role=%s xid=%u len=%u error=%s",
+		       v2_role(v), v2_xid_of(m), len,
+		       rpcrdma_xchar_status_name(st));
+		return 0;
+	}
+	if (e.err == v->base->err_inval_option)
+		return v2_on_inval_option(v, &e, len);
+	v2_say("recv=RDMA2_ERROR role=%s xid=%u len=%u err=%s", v2_role(v),
+	       e.xid, len, rpcrdma_xchar_err_name(v->base, e.err));
+	return 0;
 }
 
 /* A message of another version: this listener speaks Version Two only */
 static int v2_on_other_version(struct probe_v2 *v, const u8 *m, u32 len,
 			       u32 vers, u32 proc)
 {
-	u32 xid = (u32)m[0] << 24 | m[1] << 16 | m[2] << 8 | m[3];
+	u32 xid = v2_xid_of(m);
 
 	v2_say("recv=version-%u role=%s xid=%u proc=%u len=%u", vers,
 	       v2_role(v), xid, proc, len);
 	if (v->client)
 		return 0;
-	return v2_send_error(v, xid, vers, RPCRDMA_XCHAR_ERR_VERS,
+	return v2_send_error(v, xid, vers, v->base->err_vers,
 			     RPCRDMA_XCHAR_VERSION, RPCRDMA_XCHAR_VERSION);
 }
 
@@ -651,10 +676,12 @@ static int v2_dispatch(struct probe_v2 *v, const u8 *m, u32 len)
 	if (!v->peer_v2) {
 		v->peer_v2 = true;
 		/* the listener speaks only once it knows the client's version */
-		if (!v->client && !v->connprop_sent &&
+		if (!v->client && !v->connprop_sent && !opts.v2_no_props &&
 		    proc != RPCRDMA_XCHAR_PROC_OPTIONAL) {
 			int ret = v2_send_connprop(v);
 
+			if (!ret)
+				ret = v2_after_connprop(v);
 			if (ret)
 				return ret;
 		}
@@ -665,18 +692,15 @@ static int v2_dispatch(struct probe_v2 *v, const u8 *m, u32 len)
 	case RPCRDMA_XCHAR_PROC_MSG:
 	case RPCRDMA_XCHAR_PROC_NOMSG:
 		if (!v->client)
-			return v2_answer_call(v, m, len, proc);
+			return v2_answer_call(v, m, len);
 		break;
 	case RPCRDMA_XCHAR_PROC_ERROR:
-		v2_say("recv=RDMA2_ERROR role=%s len=%u err=%u", v2_role(v),
-		       len, len >= 20 ? (u32)m[19] : 0);
-		return 0;
+		return v2_on_error(v, m, len);
 	}
 	v2_say("recv=proc-%u role=%s len=%u error=unexpected", proc,
 	       v2_role(v), len);
-	return v2_send_error(v, (u32)m[0] << 24 | m[1] << 16 | m[2] << 8 | m[3],
-			     RPCRDMA_XCHAR_VERSION,
-			     RPCRDMA_XCHAR_ERR_INVAL_PROC, 0, 0);
+	return v2_send_error(v, v2_xid_of(m), RPCRDMA_XCHAR_VERSION,
+			     v->base->err_inval_proc, 0, 0);
 }
 
 /* Take in the next message, whatever it is, and repost its receive */
@@ -725,18 +749,14 @@ static bool v2_reply_ok(const u8 *rpc, u32 len, u32 xid, u32 pad)
 }
 
 /* Wait for the Reply to NULL @xid; what else comes is dispatched */
-static int v2_null_reply(struct probe_v2 *v, u32 xid, u32 pad)
+static int v2_next_reply(struct probe_v2 *v, u32 xid, struct probe_v2_rx *rx,
+			 u32 *proc)
 {
-	struct v2_chunks ck;
-	struct probe_v2_rx rx;
-	struct v2_xdr x;
-	const u8 *m, *rpc;
-	u32 proc, rpc_len;
-	bool ok;
+	const u8 *m;
 	int ret;
 
 	for (;;) {
-		ret = probe_v2_next(v, opts.timeout_ms, &rx);
+		ret = probe_v2_next(v, opts.timeout_ms, rx);
 		if (ret) {
 			snprintf(v->why, sizeof(v->why),
 				 "no Reply to NULL xid %u: %s", xid,
@@ -744,33 +764,64 @@ static int v2_null_reply(struct probe_v2 *v, u32 xid, u32 pad)
 			return ret;
 		}
 		v->recvs++;
-		m = v->recv_buf[rx.slot];
-		if (v2_is_reply(m, rx.len, xid, &proc))
-			break;
-		ret = v2_dispatch(v, m, rx.len);
+		m = v->recv_buf[rx->slot];
+		if (v2_is_reply(m, rx->len, xid, proc))
+			return 0;
+		ret = v2_dispatch(v, m, rx->len);
 		if (!ret)
-			ret = v2_recycle(v, rx.slot);
+			ret = v2_recycle(v, rx->slot);
 		if (ret)
 			return ret;
 	}
-	v2_init(&x, (u8 *)m, rx.len, 16);
-	if (proc == RPCRDMA_XCHAR_PROC_ERROR) {
-		v2_say("recv=RDMA2_ERROR role=client xid=%u err=%u", xid,
-		       v2_get(&x));
-		snprintf(v->why, sizeof(v->why), "NULL xid %u: RDMA2_ERROR",
-			 xid);
-		v2_recycle(v, rx.slot);
-		return -EPROTO;
+}
+
+/* An RDMA2_ERROR in place of the Reply to NULL @xid; 1 for ERR_VERS,
+ * which a client without the extension meets on its first Call
+ */
+static int v2_null_error(struct probe_v2 *v, u32 xid,
+			 const struct probe_v2_rx *rx)
+{
+	struct rpcrdma_xchar_errhdr e = { };
+
+	if (v2_on_err_vers(v, v->recv_buf[rx->slot], rx->len)) {
+		v2_recycle(v, rx->slot);
+		return 1;
 	}
-	v2_get_chunks(&x, &ck);
+	rpcrdma_xchar_decode_error(v->base, v->recv_buf[rx->slot], rx->len,
+				   &e);
+	v2_say("recv=RDMA2_ERROR role=client xid=%u len=%u err=%s", xid,
+	       rx->len, rpcrdma_xchar_err_name(v->base, e.err));
+	snprintf(v->why, sizeof(v->why), "NULL xid %u: RDMA2_ERROR", xid);
+	v2_recycle(v, rx->slot);
+	return -EPROTO;
+}
+
+/* The Reply to NULL @xid, with @pad octets of its Call echoed */
+static int v2_null_reply(struct probe_v2 *v, u32 xid, u32 pad)
+{
+	struct rpcrdma_xchar_msghdr ck;
+	enum rpcrdma_xchar_status st;
+	struct probe_v2_rx rx;
+	const u8 *m, *rpc;
+	u32 proc, rpc_len;
+	bool ok;
+	int ret;
+
+	ret = v2_next_reply(v, xid, &rx, &proc);
+	if (ret)
+		return ret;
+	if (proc == RPCRDMA_XCHAR_PROC_ERROR)
+		return v2_null_error(v, xid, &rx);
+	m = v->recv_buf[rx.slot];
+	st = rpcrdma_xchar_decode_msghdr(v->base, m, rx.len, &ck);
 	if (proc == RPCRDMA_XCHAR_PROC_NOMSG) {
 		rpc = v->chunk + PROBE_V2_SLOT;
-		rpc_len = ck.reply ? ck.reply_len : 0;
+		rpc_len = ck.reply && ck.nreply ? ck.reply_seg.length : 0;
 	} else {
-		rpc = m + x.pos;
-		rpc_len = x.bad ? 0 : rx.len - (u32)x.pos;
+		rpc = m + ck.hdrlen;
+		rpc_len = st ? 0 : rx.len - ck.hdrlen;
 	}
-	ok = !x.bad && rpc_len <= PROBE_V2_SLOT &&
+	ok = !st && rpc_len <= PROBE_V2_SLOT &&
 	     v2_reply_ok(rpc, rpc_len, xid, pad);
 	v2_say("recv=%s role=client xid=%u len=%u reply=%s rpc=%u echo=%s invalidated=%d",
 	       proc == RPCRDMA_XCHAR_PROC_NOMSG ? "RDMA2_NOMSG" : "RDMA2_MSG",
@@ -789,23 +840,15 @@ static int v2_null_reply(struct probe_v2 *v, u32 xid, u32 pad)
 	return ret;
 }
 
-/* The client's NULL Call of about @size octets and its Reply */
-static int v2_null_call(struct probe_v2 *v, u32 size)
+/* Build the RPC NULL Call @xid with @pad octets of padding in v->chunk,
+ * where a Read chunk can expose it
+ */
+static void v2_build_null(struct probe_v2 *v, u32 xid, u32 pad)
 {
-	u32 pad = size > V2_HDR_MSG + V2_RPC_CALL ?
-		  (size - V2_HDR_MSG - V2_RPC_CALL + 3) & ~3U : 0;
-	u32 xid = ++v->xid, rpc_len = V2_RPC_CALL + pad, i, max_reply;
-	struct v2_chunks ck = { };
 	struct v2_xdr x;
-	u32 call_hdr;
-	int ret;
+	u32 i;
 
 	v2_init(&x, v->chunk, PROBE_V2_SLOT, 0);
-	if (rpc_len > PROBE_V2_SLOT - 64) {
-		snprintf(v->why, sizeof(v->why), "--null %u: too large", size);
-		return -EINVAL;
-	}
-	/* the RPC Call, built where a Read chunk can expose it */
 	v2_put(&x, xid);
 	v2_put(&x, 0);			/* CALL */
 	v2_put(&x, 2);
@@ -816,34 +859,54 @@ static int v2_null_call(struct probe_v2 *v, u32 size)
 		v2_put(&x, 0);
 	for (i = 0; i < pad; i++)
 		v->chunk[x.pos + i] = (u8)(i * 7 + xid);
+}
 
-	max_reply = V2_HDR_MSG + V2_RPC_REPLY + pad;
+/* The client's NULL Call of about @size octets and its Reply */
+static int v2_null_call(struct probe_v2 *v, u32 size)
+{
+	u32 hdrlen = v->base->msg_hdrlen;
+	u32 pad = size > hdrlen + V2_RPC_CALL ?
+		  (size - hdrlen - V2_RPC_CALL + 3) & ~3U : 0;
+	u32 xid = ++v->xid, rpc_len = V2_RPC_CALL + pad, max_reply;
+	struct rpcrdma_xchar_msghdr ck = {
+		.xid = xid, .credit = V2_CREDITS,
+		.proc = RPCRDMA_XCHAR_PROC_MSG, .dir = RPCRDMA_XCHAR_CALL,
+	};
+	int len, ret;
+
+	if (rpc_len > PROBE_V2_SLOT - 128) {
+		snprintf(v->why, sizeof(v->why), "--null %u: too large", size);
+		return -EINVAL;
+	}
+	v2_build_null(v, xid, pad);
+	max_reply = hdrlen + V2_RPC_REPLY + pad;
 	if (rpcrdma_xchar_ep_call_needs_reply_chunk(&v->ep, max_reply)) {
 		ck.reply = true;
-		ck.reply_handle = v->chunk_mr->rkey;
-		ck.reply_len = V2_RPC_REPLY + pad;
-		ck.reply_off = (uintptr_t)(v->chunk + PROBE_V2_SLOT);
+		ck.nreply = 1;
+		ck.reply_seg.handle = v->chunk_mr->rkey;
+		ck.reply_seg.length = V2_RPC_REPLY + pad;
+		ck.reply_seg.offset = (uintptr_t)(v->chunk + PROBE_V2_SLOT);
+		hdrlen += V2_HDR_REPLY_CHUNK;
 	}
-	call_hdr = V2_HDR_MSG + (ck.reply ? 20 : 0);
-	if (rpcrdma_xchar_ep_call_needs_pos0(&v->ep, call_hdr + rpc_len)) {
+	if (rpcrdma_xchar_ep_call_needs_pos0(&v->ep, hdrlen + rpc_len)) {
+		ck.proc = RPCRDMA_XCHAR_PROC_NOMSG;
+		ck.nreads = 1;
 		ck.pos0 = true;
-		ck.read_handle = v->chunk_mr->rkey;
-		ck.read_len = rpc_len;
-		ck.read_off = (uintptr_t)v->chunk;
+		ck.read.handle = v->chunk_mr->rkey;
+		ck.read.length = rpc_len;
+		ck.read.offset = (uintptr_t)v->chunk;
 	}
-	v2_init(&x, v->send_buf, PROBE_V2_SLOT, 0);
-	v2_put(&x, xid);
-	v2_put(&x, RPCRDMA_XCHAR_VERSION);
-	v2_put(&x, V2_CREDITS);
-	v2_put(&x, ck.pos0 ? RPCRDMA_XCHAR_PROC_NOMSG : RPCRDMA_XCHAR_PROC_MSG);
 	/* No remotely invalidatable handle: rdma_inv_handle stays 0 */
-	v2_put_chunks(&x, RPCRDMA_XCHAR_CALL, 0, &ck);
+	len = rpcrdma_xchar_encode_msghdr(v->base, v->send_buf, PROBE_V2_SLOT,
+					  &ck);
+	if (len < 0)
+		return len;
 	if (!ck.pos0) {
-		memcpy(v->send_buf + x.pos, v->chunk, rpc_len);
-		x.pos += rpc_len;
+		memcpy(v->send_buf + len, v->chunk, rpc_len);
+		len += rpc_len;
 	}
 	ret = v2_send(v, ck.pos0 ? "RDMA2_NOMSG call=pos0" :
-		      "RDMA2_MSG call=inline", xid, x.pos, 0);
+		      "RDMA2_MSG call=inline", xid, len, 0);
 	if (ret)
 		return ret;
 	v->nulls++;
@@ -858,10 +921,10 @@ static void v2_summary(const struct probe_v2 *v, const char *result)
 
 	v2_say("result=%s role=%s sends=%lu recvs=%lu violations=%lu",
 	       result, v2_role(v), v->sends, v->recvs, v->violations);
-	v2_say("sent role=%s connprop=%u reqprop=%u resprop=%u updprop=%u",
-	       v2_role(v), s[1], s[2], s[3], s[4]);
-	v2_say("received role=%s connprop=%u reqprop=%u resprop=%u updprop=%u",
-	       v2_role(v), r[1], r[2], r[3], r[4]);
+	v2_say("sent role=%s connprop=%u reqprop=%u resprop=%u updprop=%u inval-option=%u",
+	       v2_role(v), s[1], s[2], s[3], s[4], v->inval_sent);
+	v2_say("received role=%s connprop=%u reqprop=%u resprop=%u updprop=%u inval-option=%u",
+	       v2_role(v), r[1], r[2], r[3], r[4], v->inval_recv);
 	v2_say("nulls role=%s calls=%u pos0=%u reply-chunks=%u echo-ok=%u echo-bad=%u",
 	       v2_role(v), v->nulls, v->pos0, v->reply_chunks, v->echo_ok,
 	       v->echo_bad);
@@ -871,19 +934,25 @@ static void v2_summary(const struct probe_v2 *v, const char *result)
 	       v->why);
 }
 
+/* A Version One server answered ERR_VERS */
+static enum probe_exit v2_not_v2(const struct probe_v2 *v)
+{
+	v2_summary(v, "not-v2");
+	return PROBE_NOT_V2;
+}
+
 /* The client's run on an established connection */
 static enum probe_exit v2_client_run(struct probe_v2 *v)
 {
 	unsigned int i, pings;
 	int ret;
 
-	ret = v2_send_connprop(v);
-	while (!ret && !v->ep.peer_connprop && !v->err_vers)
+	ret = opts.v2_no_props ? 0 : v2_send_connprop(v);
+	while (!ret && v->connprop_sent && !v->ep.peer_connprop &&
+	       !v->ep.peer_lacks && !v->err_vers)
 		ret = v2_step(v, opts.timeout_ms);
-	if (ret == 1 || v->err_vers) {
-		v2_summary(v, "not-v2");
-		return PROBE_NOT_V2;
-	}
+	if (ret == 1 || v->err_vers)
+		return v2_not_v2(v);
 	/* Section 3.1: a raise is announced once every receive of the old
 	 * size is gone, ours or the peer's (a raise it was asked for is
 	 * answered then). Small Calls, and their Replies, use them up.
@@ -903,6 +972,8 @@ static enum probe_exit v2_client_run(struct probe_v2 *v)
 	for (pings = 0; !ret && v->ep.raise_to &&
 	     pings < 3 * PROBE_V2_RECVS; pings++)
 		ret = v2_null_call(v, 0);
+	if (ret == 1 || v->err_vers)
+		return v2_not_v2(v);
 	if (ret) {
 		if (!v->why[0])
 			snprintf(v->why, sizeof(v->why), "%s", strerror(-ret));
@@ -921,7 +992,10 @@ static enum probe_exit v2_client_run(struct probe_v2 *v)
  */
 enum probe_exit probe_v2_active(const struct addrinfo *ai)
 {
-	struct probe_v2 v = { .client = true };
+	struct probe_v2 v = {
+		.client = true,
+		.base = rpcrdma_xchar_base_get(opts.v2_base),
+	};
 	enum probe_exit code;
 	bool clean;
 
@@ -939,7 +1013,8 @@ enum probe_exit probe_v2_active(const struct addrinfo *ai)
 		probe_v2_teardown(&v);
 		return code;
 	}
-	v2_say("connected role=client peer=%s:%s", opts.host, opts.port);
+	v2_say("connected role=client peer=%s:%s base=%s props=%s", opts.host,
+	       opts.port, v2_base_name(&v), opts.v2_no_props ? "off" : "on");
 	code = v2_client_run(&v);
 	clean = probe_v2_disconnect(&v);
 	v2_say("disconnected role=client clean=%d", clean);
@@ -993,7 +1068,10 @@ enum probe_exit probe_v2_listen(const struct addrinfo *ai)
 	}
 	v2_say("listening role=listener on=%s:%s", opts.host, opts.port);
 	for (n = 0; !opts.count || n < opts.count; n++) {
-		struct probe_v2 v = { .client = false };
+		struct probe_v2 v = {
+			.client = false,
+			.base = rpcrdma_xchar_base_get(opts.v2_base),
+		};
 
 		if (rpcrdma_xchar_ep_init(&v.ep, &opts.v2_lim)) {
 			probe_err("--rbsiz/--rbsiz-max: not a valid Receive Buffer Size");
@@ -1003,7 +1081,9 @@ enum probe_exit probe_v2_listen(const struct addrinfo *ai)
 		code = probe_v2_accept(&v, opts.wait_s ? opts.wait_s * 1000 :
 						       -1);
 		if (code == PROBE_OK) {
-			v2_say("connected role=listener num=%lu", n + 1);
+			v2_say("connected role=listener num=%lu base=%s props=%s",
+			       n + 1, v2_base_name(&v),
+			       opts.v2_no_props ? "off" : "on");
 			v2_serve(&v);
 		} else {
 			v2_summary(&v, "not-connected");

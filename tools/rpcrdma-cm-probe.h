@@ -109,6 +109,8 @@ struct probe_opts {
 	u32 v2_update_rbsiz;		/* --update rbsiz=N, 0: none */
 	u32 v2_null[PROBE_V2_NULLS];	/* --null SIZE,...: Call sizes */
 	unsigned int v2_nnull;
+	enum rpcrdma_xchar_base_id v2_base;	/* --base, default -01 */
+	bool v2_no_props;		/* --no-props: without the extension */
 };
 
 /* The parts of a CM event the probe keeps after acknowledging it */
@@ -169,6 +171,7 @@ struct probe_v2_rx {
 struct probe_v2 {
 	struct probe_conn c;
 	bool client;
+	const struct rpcrdma_xchar_base *base;	/* headers, error codes */
 	struct rpcrdma_xchar_ep ep;
 	struct ibv_mr *mr;		/* receive and send buffers */
 	struct ibv_mr *chunk_mr;	/* chunk buffers, open to the peer */
@@ -194,6 +197,7 @@ struct probe_v2 {
 	 * chunk, Replies by Reply chunk, and the client's echo checks
 	 */
 	u32 opt_sent[PROBE_V2_ROPT_MAX + 1], opt_recv[PROBE_V2_ROPT_MAX + 1];
+	u32 inval_sent, inval_recv;	/* RDMA2_ERR_INVAL_OPTION */
 	u32 nulls, pos0, reply_chunks, echo_ok, echo_bad;
 	char why[256];
 };

@@ -8,23 +8,35 @@ order), rebuilds every RDMA Send message (RoCEv2: an RC SEND's packets,
 First..Last, per destination QP; iWARP: the DDP segments of one
 untagged message, per direction) and replays the properties both sides
 announced on the wire: ROPT_CONNPROP, the answer (ROPT_RESPROP) to
-each ROPT_REQPROP, ROPT_UPDPROP; the client's ROPT_CONNPROP starts a
-connection's state afresh (connections between two hosts are taken to
-come one at a time, as in scenario 13). Every Send must fit the receiver's
-Receive Buffer Size in force when it was sent: the size it announced
-last (4096 before it said anything), or, while the sender's request
-to lower it is pending, the size asked for (xcharext-03 Section 3.1).
+each ROPT_REQPROP, ROPT_UPDPROP. A connection starts with the first
+Send of a new flow (RoCEv2: destination QP; iWARP: TCP ports) and is
+taken from the host that sent it to be the client's; the first new
+flow the other host then sends on is that connection's other direction
+(connections between two hosts come one at a time, as in scenario 13).
+Every Send must fit the receiver's Receive Buffer Size in force when
+it was sent: the size it announced last (4096 before it said
+anything), or, while the sender's request to lower it is pending, the
+size asked for (xcharext-03 Section 3.1). A side that receives
+RDMA2_ERR_INVAL_OPTION must send no property message (RDMA2_OPTIONAL)
+on that connection after it; its pending request counts as rejected.
+One that crosses the refusal on the wire must be refused in turn, and
+none may follow the side's answer to a Call sent after the refusal
+(class Refusals).
 
 With --expect FILE (lines "CONN ROLE XID NAME LEN": the connection's
 number in the capture, client or listener, and what the probe printed
 for each Send) every Send the probes made must be found on the wire,
 and nothing else: a Send the decode misses would go unchecked.
 
-    wirecheck-v2.py [--lua FILE] [--home DIR] [--show] [--expect FILE] PCAP
+    wirecheck-v2.py [--lua FILE] [--home DIR] [--base 01|2016-11-10]
+                    [--show] [--expect FILE] PCAP
 
+--base is the dissector's preference rpcrdma_v2.base: the Version Two
+text the probes followed (rpcrdma-cm-probe --base), 01 by default.
 Prints one line per Version Two message with --show, then a summary;
-exit status 1 when a Send does not fit, one is missing or extra, or
-nothing was found.
+exit status 1 when a Send does not fit, one is missing or extra, a
+property message follows an INVAL_OPTION its sender had read (or
+crossed one and was not refused in turn), or nothing was found.
 """
 
 import argparse
@@ -71,6 +83,7 @@ def v2_info(proto):
             if 'rpcrdma_v2.opttype' in f else None,
             'optdir': int(f.get('rpcrdma_v2.optdir', '-1')),
             'status': f.get('rpcrdma_v2.status'),
+            'err': f.get('rpcrdma_v2.err_name'),
             'sets': [], 'subsets': []}
     for node in proto.iter('field'):
         if node.get('name') == 'rpcrdma_v2.propset':
@@ -85,7 +98,7 @@ def v2_info(proto):
 
 
 def messages(pdml):
-    """(frame, src, dst, length, v2 info or None) per Send message"""
+    """(frame, src, dst, length, v2 info or None, flow) per Send message"""
     out, partial = [], {}
     for pkt in ET.parse(pdml).getroot().iter('packet'):
         protos = list(pkt.iter('proto'))
@@ -123,10 +136,12 @@ def roce(out, partial, frame, src, dst, protos, ib):
         partial[key][2] = v2_info(v2p)
     if op in RC_LAST | RC_ONLY:
         fr, n, info = partial.pop(key)
-        out.append((fr, src, dst, n, info))
+        out.append((fr, src, dst, n, info, key))
 
 
 def iwarp(out, partial, frame, src, dst, protos):
+    tcp = next((fields(p) for p in protos if p.get('name') == 'tcp'), {})
+    flow = (src, tcp.get('tcp.srcport'), dst, tcp.get('tcp.dstport'))
     mpa = None
     for i, p in enumerate(protos):
         if p.get('name') == 'iwarp_mpa':
@@ -162,7 +177,7 @@ def iwarp(out, partial, frame, src, dst, protos):
         partial[key][1] = mo + seg
         if f.get('iwarp_ddp.last_flag') in ('1', 'True'):
             fr, n, info = partial.pop(key)
-            out.append((fr, src, dst, n, info))
+            out.append((fr, src, dst, n, info, flow))
 
 
 PROCS = {0: 'RDMA2_MSG', 1: 'RDMA2_NOMSG', 4: 'RDMA2_ERROR'}
@@ -183,21 +198,94 @@ class Peer:
         self.pending = None      # (xid, requested rbsiz) of its REQPROP
 
 
+class Conns:
+    """Which connection each flow belongs to, and who is its client"""
+
+    def __init__(self):
+        self.flows, self.num, self.client, self.back = set(), 0, None, None
+
+    def opens(self, src, flow):
+        """True when the Send of @src on @flow opens a connection"""
+        if flow in self.flows:
+            return False
+        self.flows.add(flow)
+        if self.num and src != self.client and self.back is None:
+            self.back = flow
+            return False
+        self.num, self.client, self.back = self.num + 1, src, None
+        return True
+
+
+class Refusals:
+    """xcharext-03 Section 4 on one connection: a side told
+    RDMA2_ERR_INVAL_OPTION sends no property message after it.
+
+    The wire shows when the refusal went out, not when its receiver
+    took it in, and a property message may cross it. A property message
+    after the refusal is therefore a crossing when the receiver cannot
+    yet be shown to have read the refusal, and must itself be refused;
+    once the receiver has answered a Call sent after the refusal (RC
+    delivers in order, so it had read the refusal first), any property
+    message from it is a failure."""
+
+    def __init__(self):
+        self.told = {}        # side: frame of the first refusal to it
+        self.calls = {}       # side: xids of Calls to it after that
+        self.read = {}        # side: frame proving it read the refusal
+        self.crossed = {}     # (side, xid): frame of a crossing message
+        self.inval, self.bad, self.crossings = 0, [], 0
+
+    def note(self, frame, src, dst, info, client):
+        proc, xid = info['proc'], info['xid']
+        if proc == 4 and info['err'] == 'RDMA2_ERR_INVAL_OPTION':
+            self.inval += 1
+            self.told.setdefault(dst, frame)
+            self.calls.setdefault(dst, set())
+            self.crossed.pop((dst, xid), None)
+            return True
+        if proc in (0, 1) and src == client and dst in self.told:
+            self.calls[dst].add(xid)
+        elif proc in (0, 1, 4) and xid in self.calls.get(src, ()):
+            self.read.setdefault(src, frame)
+        elif proc == 5 and src in self.told:
+            what = 'frame %s: %s -> %s %s xid=%d after the INVAL_OPTION ' \
+                'of frame %s' % (frame, src, dst, msg_name(info), xid,
+                                 self.told[src])
+            if src in self.read:
+                self.bad.append(what + ', read by frame %s' % self.read[src])
+            else:
+                self.crossings += 1
+                self.crossed[(src, xid)] = what
+        return False
+
+    def finish(self):
+        """The failures, crossings left unrefused among them"""
+        return self.bad + [what + ', crossed it but was not refused'
+                           for what in self.crossed.values()]
+
+
 def replay(msgs, show, found, opened=None):
     """Replay @msgs; @found gets (conn, role, xid, name, len): frames,
-    @opened each connection's number: the frame of its client CONNPROP"""
+    @opened each connection's number: the frame of its first Send.
+    Returns the Sends checked, those too long, counts by name, the
+    sides' final state, INVAL_OPTIONs, crossings of one, and property
+    messages after one"""
     peers, checked, bad, counts = {}, 0, [], {}
-    conn, client = 0, None
-    for frame, src, dst, n, info in msgs:
+    conns, refused, failures = Conns(), Refusals(), []
+    inval = crossings = 0
+    for frame, src, dst, n, info, flow in msgs:
         if info is None:
             continue
-        # The client's CONNPROP (CALL) opens a connection: both sides
-        # start again from the defaults (one connection at a time)
-        if info['opttype'] == 1 and info['optdir'] == 0:
+        # both sides start again from the defaults on a new connection
+        if conns.opens(src, flow):
             peers[src], peers[dst] = Peer(), Peer()
-            conn, client = conn + 1, src
+            failures += refused.finish()
+            inval, crossings = inval + refused.inval, \
+                crossings + refused.crossings
+            refused = Refusals()
             if opened is not None:
-                opened[conn] = frame
+                opened[conns.num] = frame
+        conn, client = conns.num, conns.client
         key = (conn, 'client' if src == client else 'listener', info['xid'],
                msg_name(info), n)
         found.setdefault(key, []).append(frame)
@@ -217,6 +305,8 @@ def replay(msgs, show, found, opened=None):
             print('wire-v2: frame %s %s -> %s %s xid=%d len=%d limit=%d %s'
                   % (frame, src, dst, name, info['xid'], n, limit,
                      'ok' if ok else 'TOO LONG'))
+        if refused.note(frame, src, dst, info, client):
+            r.pending = None
         if info['status'] != 'ok' or info['proc'] != 5:
             continue
         sets = info['sets']
@@ -233,7 +323,9 @@ def replay(msgs, show, found, opened=None):
             elif other is not None and 0 not in done | rej:
                 s.rbsiz = other
             r.pending = None
-    return checked, bad, counts, peers
+    failures += refused.finish()
+    return checked, bad, counts, peers, inval + refused.inval, \
+        crossings + refused.crossings, failures
 
 
 def compare(expect_file, found):
@@ -341,8 +433,8 @@ def stream_search(segs, opened, key):
     why = '; '.join('frame %s at TCP payload offset %d (%s; tshark: %s)' %
                     (sg[0], seq - sg[2], sg[5], sg[4]) for sg in carriers)
     info = {'xid': xid, 'proc': proc, 'opttype': None, 'optdir': -1,
-            'status': None, 'sets': [], 'subsets': []}
-    return (fr[0], tup[0], tup[2], ulpdu - DDP_UNTAGGED_HDR, info, why)
+            'status': None, 'err': None, 'sets': [], 'subsets': []}
+    return (fr[0], tup[0], tup[2], ulpdu - DDP_UNTAGGED_HDR, info, tup, why)
 
 
 def recover(args, env, msgs, found, opened):
@@ -361,8 +453,8 @@ def recover(args, env, msgs, found, opened):
             extra.append(hit)
             print('wire-v2: connection %d: the %s\'s %s xid=%d len=%d found '
                   'only in the TCP stream: %s' % (key[0], key[1], key[3],
-                                                   key[2], hit[3], hit[5]))
-    return [m[:5] for m in extra]
+                                                   key[2], hit[3], hit[6]))
+    return [m[:6] for m in extra]
 
 
 def main():
@@ -370,6 +462,7 @@ def main():
     ap.add_argument('--lua', default=os.path.join(
         TOP, 'tools/wireshark/rpcrdma_v2.lua'))
     ap.add_argument('--home', default=None)
+    ap.add_argument('--base', default='01', choices=['01', '2016-11-10'])
     ap.add_argument('--show', action='store_true')
     ap.add_argument('--expect', default=None)
     ap.add_argument('pcap')
@@ -385,6 +478,7 @@ def main():
                                                            home):
         # MPA (siw) is found by heuristics, as in wirecheck.sh
         rc = subprocess.run(pre + ['tshark', '-X', 'lua_script:' + lua,
+                                   '-o', 'rpcrdma_v2.base:' + args.base,
                                    '-o', 'tcp.try_heuristic_first:TRUE',
                                    '-r', pcap, '-T', 'pdml'], stdout=out,
                             stderr=subprocess.PIPE,
@@ -395,18 +489,25 @@ def main():
         return 1
     found, opened = {}, {}
     msgs = messages(pdml)
-    checked, bad, counts, peers = replay(msgs, args.show, found, opened)
+    checked, bad, counts, peers, inval, crossings, after = replay(
+        msgs, args.show, found, opened)
     extra = recover(args, env, msgs, found, opened) if args.expect else []
     if extra:
         msgs = sorted(msgs + extra, key=lambda m: int(m[0]))
         found = {}
-        checked, bad, counts, peers = replay(msgs, False, found)
+        checked, bad, counts, peers, inval, crossings, after = replay(
+            msgs, False, found)
     summary = ', '.join('%d %s' % (v, k) for k, v in sorted(counts.items()))
     print('wire-v2: %d Version Two Sends (%s), %d longer than the '
           'receiver\'s size in force; final sizes %s' %
           (checked, summary, len(bad),
            ' '.join('%s=%d' % (k, v.rbsiz) for k, v in sorted(peers.items()))))
     for line in bad[:10]:
+        print('wire-v2 FAIL: ' + line)
+    print('wire-v2: %d RDMA2_ERR_INVAL_OPTION, %d property messages '
+          'crossing one (each refused in turn), %d after one' %
+          (inval, crossings, len(after)))
+    for line in after[:10]:
         print('wire-v2 FAIL: ' + line)
     if not checked:
         print('wire-v2 FAIL: no Version Two message in %s' % args.pcap)
@@ -419,7 +520,7 @@ def main():
                sum('was not reported' in u for u in unmatched)))
         for line in unmatched[:10]:
             print('wire-v2 FAIL: ' + line)
-    return 1 if bad or not checked or unmatched else 0
+    return 1 if bad or after or not checked or unmatched else 0
 
 
 if __name__ == '__main__':

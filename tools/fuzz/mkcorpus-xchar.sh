@@ -6,7 +6,7 @@
 # word by word. The files are committed; run this only to change them.
 # Each file is one input to tools/fuzz/rpcrdma_xchar_fuzz.c, which
 # reads it as a whole RDMA2_OPTIONAL message, as the rdma_optinfo of
-# each ROPT message and as a propvalset.
+# each ROPT message and as a propvalset, and as Version Two headers.
 
 set -e
 mkdir -p "$(dirname "$0")/corpus-xchar"
@@ -72,3 +72,13 @@ put msg-optdir-2 $(opthdr 5 2 1 $CONNPROP)
 put msg-v1-rdma-msg 1 1 20 0 0 0 0
 put msg-v2-rdma-msg 1 2 20 0 0 0 0 0 0
 }
+# RDMA2_MSG/NOMSG and RDMA2_ERROR of version-two-01 and of the working
+# copy of 2016-11-10 (which adds rdma_inv_handle and renumbers errors)
+put hdr-msg-01 9 2 20 0 0 0 0 0
+put hdr-msg-wc 9 2 20 0 1 1234 0 0 0
+put hdr-nomsg-01 a 2 3 1 0 1 0 11111111 200 1 2000 0 0 1 1 22222222 1000 0 8000
+put hdr-lists-01 b 2 3 0 0 1 28 33 8 0 0 1 0 44 10 0 100 0 1 1 55 4 0 0 1 0 0 1 0
+put hdr-err-inval-01 5 2 3 4 3
+put hdr-err-inval-wc 5 2 3 4 5
+put hdr-err-vers 1 2 3 4 1 2 2
+put hdr-err-resource-wc 8 2 3 4 3 1 1770

@@ -12,23 +12,31 @@
  *
  *  - rpcrdma_xchar_decode_propset() agrees with a reference decoder
  *    written here from the draft's XDR (Section 2.1): same outcome for
- *    pv_data past the message, a known property too short or invalid,
- *    a known property twice; same count, positions and values; unknown
- *    propids skipped; zero-length data the default;
+ *    pv_data past the message, a known property too short or invalid;
+ *    same count, positions and values; a known property named again
+ *    keeping its first value; unknown propids skipped; zero-length
+ *    data the default;
  *  - rpcrdma_xchar_subset_test() agrees with bit N mod 32 of word N
  *    div 32, zero past the last word;
  *  - a decoded set encodes back (known properties, in order) and
  *    decodes to the same values;
  *  - the header decoder never reports an rdma_optinfo outside the
  *    message;
+ *  - under each Version Two base (version-two-01, the working copy),
+ *    an RDMA2_MSG/NOMSG or RDMA2_ERROR header that decodes lies within
+ *    the message, and one the encoder can express encodes back to the
+ *    very octets it came from;
  *  - an endpoint fed every message that decodes keeps its invariants:
  *    the send limit never exceeds the peer's Receive Buffer Size, its
- *    own stays within its limits, every answer it produces encodes.
+ *    own stays within its limits, every answer it produces encodes;
+ *    once the peer refuses its CONNPROP (RDMA2_ERR_INVAL_OPTION) it
+ *    has nothing pending and produces no property message.
  *
  * A failed check prints what went wrong and aborts: libFuzzer records
  * the input as a crash.
  */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/types.h>
@@ -55,6 +63,7 @@ struct fuzz_ref {
 	enum rpcrdma_xchar_status status;
 	u32 count;
 	u32 present;
+	u32 dup;
 	u32 pos[4];
 	u32 val[4];
 	size_t used;
@@ -110,12 +119,12 @@ static void fuzz_ref_propset(const u8 *p, size_t len, struct fuzz_ref *ref)
 				return;
 			}
 			if (ref->present & (1u << which)) {
-				ref->status = RPCRDMA_XCHAR_DUPLICATE;
-				return;
+				ref->dup |= 1u << which;
+			} else {
+				ref->present |= 1u << which;
+				ref->pos[which] = i;
+				ref->val[which] = v;
 			}
-			ref->present |= 1u << which;
-			ref->pos[which] = i;
-			ref->val[which] = v;
 		}
 		off += room;
 	}
@@ -148,6 +157,7 @@ static void fuzz_check_propset(const u8 *buf, size_t len)
 		return;
 	FUZZ_CHECK(set.count == ref.count);
 	FUZZ_CHECK(set.present == ref.present);
+	FUZZ_CHECK(set.dup == ref.dup);
 	FUZZ_CHECK(len - xdr.left == ref.used);
 	for (which = 1; which <= 3; which++) {
 		FUZZ_CHECK(fuzz_val(&set.val, which) == ref.val[which]);
@@ -227,6 +237,25 @@ static void fuzz_send_answer(const struct rpcrdma_xchar_answer *ans)
 						ans->nother) > 0);
 }
 
+/* The peer answers the CONNPROP with RDMA2_ERR_INVAL_OPTION */
+static void fuzz_refuse(struct rpcrdma_xchar_ep *ep)
+{
+	static const struct rpcrdma_xchar_prop lower[] = {
+		{ RPCRDMA_XCHAR_PROP_RBSIZ, false, 2048 },
+	};
+	u8 out[64];
+
+	FUZZ_CHECK(rpcrdma_xchar_ep_recv_inval_option(ep, 9) == 0);
+	FUZZ_CHECK(ep->peer_lacks && !ep->req_pending && !ep->raise_to);
+	FUZZ_CHECK(rpcrdma_xchar_ep_send_limit(ep) == ep->peer.rbsiz);
+	FUZZ_CHECK(rpcrdma_xchar_ep_post_size(ep) == ep->local.rbsiz);
+	FUZZ_CHECK(rpcrdma_xchar_ep_connprop(ep, 10, out, sizeof(out)) ==
+		   -EOPNOTSUPP);
+	FUZZ_CHECK(rpcrdma_xchar_ep_request(ep, 11, lower, 1) == -EOPNOTSUPP);
+	FUZZ_CHECK(rpcrdma_xchar_ep_raise_rbsiz(ep, 8192) == -EOPNOTSUPP);
+	fuzz_check_ep(ep);
+}
+
 /* Feed the input to an endpoint as each message type in turn */
 static void fuzz_drive_ep(const u8 *buf, size_t len)
 {
@@ -239,16 +268,20 @@ static void fuzz_drive_ep(const u8 *buf, size_t len)
 	struct rpcrdma_xchar_updprop up;
 	struct rpcrdma_xchar_answer ans;
 	struct rpcrdma_xchar_ep ep;
+	u8 out[64];
 	u32 accepted;
 	int ret;
 
 	FUZZ_CHECK(rpcrdma_xchar_ep_init(&ep, &fuzz_lim) == 0);
+	FUZZ_CHECK(rpcrdma_xchar_ep_connprop(&ep, 9, out, 0) ==
+		   -EMSGSIZE);
+	FUZZ_CHECK(rpcrdma_xchar_ep_connprop(&ep, 9, out, sizeof(out)) > 0);
 	if (rpcrdma_xchar_decode_connprop(buf, len, &cp) == RPCRDMA_XCHAR_OK) {
 		FUZZ_CHECK(rpcrdma_xchar_ep_recv_connprop(&ep, &cp) == 0);
 		FUZZ_CHECK(ep.peer.rbsiz == cp.start.val.rbsiz);
 	}
 	fuzz_check_ep(&ep);
-	if (ep.peer_connprop && ep.peer.rbsiz > 2048 &&
+	if (ep.peer.rbsiz > 2048 &&
 	    rpcrdma_xchar_ep_request(&ep, 1, lower, 1) == 0)
 		FUZZ_CHECK(rpcrdma_xchar_ep_send_limit(&ep) == 2048);
 	fuzz_check_ep(&ep);
@@ -271,6 +304,8 @@ static void fuzz_drive_ep(const u8 *buf, size_t len)
 		FUZZ_CHECK(!ep.raise_to);
 	}
 	fuzz_check_ep(&ep);
+	if (len && buf[0] & 1)
+		fuzz_refuse(&ep);
 }
 
 static void fuzz_check_opthdr(const u8 *buf, size_t len)
@@ -286,6 +321,59 @@ static void fuzz_check_opthdr(const u8 *buf, size_t len)
 	FUZZ_CHECK(hdr.hdrlen == RPCRDMA_XCHAR_OPTHDR_LEN +
 				 (hdr.infolen + 3) / 4 * 4);
 	fuzz_drive_ep(hdr.info, hdr.infolen);
+}
+
+static void fuzz_check_msghdr(const struct rpcrdma_xchar_base *base,
+			      const u8 *buf, size_t len)
+{
+	struct rpcrdma_xchar_msghdr hdr;
+	u8 out[512];
+	int ret;
+
+	if (rpcrdma_xchar_decode_msghdr(base, buf, len, &hdr) !=
+	    RPCRDMA_XCHAR_OK)
+		return;
+	FUZZ_CHECK(hdr.hdrlen <= len);
+	FUZZ_CHECK(hdr.hdrlen >= base->msg_hdrlen);
+	FUZZ_CHECK(hdr.pos0 <= hdr.nreads && (hdr.reply || !hdr.nreply));
+	FUZZ_CHECK(base->inv_handle || !hdr.inv_handle);
+	ret = rpcrdma_xchar_encode_msghdr(base, out, sizeof(out), &hdr);
+	if (hdr.nreads != hdr.pos0 || hdr.nwrites || hdr.nreply > 1) {
+		FUZZ_CHECK(ret == -EINVAL);
+		return;
+	}
+	FUZZ_CHECK(ret == (int)hdr.hdrlen);
+	FUZZ_CHECK(!memcmp(out, buf, ret));
+}
+
+static void fuzz_check_error(const struct rpcrdma_xchar_base *base,
+			     const u8 *buf, size_t len)
+{
+	struct rpcrdma_xchar_errhdr err;
+	u8 out[64];
+	int ret;
+
+	if (rpcrdma_xchar_decode_error(base, buf, len, &err) !=
+	    RPCRDMA_XCHAR_OK)
+		return;
+	FUZZ_CHECK(len >= 20);
+	ret = rpcrdma_xchar_encode_error(base, out, sizeof(out), &err);
+	if (!strcmp(rpcrdma_xchar_err_name(base, err.err), "unknown")) {
+		FUZZ_CHECK(ret == -EINVAL);
+		return;
+	}
+	FUZZ_CHECK(ret == 20 || ret == 28);
+	FUZZ_CHECK((size_t)ret <= len && !memcmp(out, buf, ret));
+}
+
+static void fuzz_check_headers(const u8 *buf, size_t len)
+{
+	enum rpcrdma_xchar_base_id id;
+
+	for (id = RPCRDMA_XCHAR_BASE_01; id <= RPCRDMA_XCHAR_BASE_WC; id++) {
+		fuzz_check_msghdr(rpcrdma_xchar_base_get(id), buf, len);
+		fuzz_check_error(rpcrdma_xchar_base_get(id), buf, len);
+	}
 }
 
 /* libFuzzer's entry point, named through an asm label so that the
@@ -304,6 +392,7 @@ int rpcrdma_xchar_fuzz_one(const u8 *data, size_t size)
 	fuzz_check_propset(buf, size);
 	fuzz_check_subset(buf, size);
 	fuzz_check_opthdr(buf, size);
+	fuzz_check_headers(buf, size);
 	fuzz_drive_ep(buf, size);
 	FUZZ_CHECK(!size || !memcmp(buf, data, size));
 	free(buf);

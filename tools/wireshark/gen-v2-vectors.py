@@ -4,13 +4,17 @@
 
 `gen` writes text2pcap input of RoCEv2 frames (Ethernet/IPv4/UDP 4791/
 BTH RC SEND Only/payload/ICRC) whose payload is an RPC-over-RDMA Version
-Two RDMA2_OPTIONAL message: the optinfo vectors of
-kunit/rpcrdma_xchar_test.c (read from the file, so a vector added there
-is tested here too) under the message type each belongs to, every
-propvalset vector of that file as an ROPT_REQPROP, every 4-octet prefix
-of each, an unknown rdma_opttype, and seeded random mutations. Beside
-each frame it writes what tshark must print; the verdict is asked of
-net/sunrpc/xprtrdma/rpcrdma_xchar.c itself, built as a shared library.
+Two message: the optinfo vectors of kunit/rpcrdma_xchar_test.c (read
+from the file, so a vector added there is tested here too) in an
+RDMA2_OPTIONAL message of the type each belongs to, every propvalset
+vector of that file as an ROPT_REQPROP, its whole RDMA2_MSG/NOMSG and
+RDMA2_ERROR headers, every 4-octet prefix of each, an unknown
+rdma_opttype, and seeded random mutations. Each set is written twice:
+as version-two-01 reads it (the dissector's default) and as the
+working copy of 2016-11-10 does (its preference rpcrdma_v2.base).
+Beside each frame it writes what tshark must print; the verdict is
+asked of net/sunrpc/xprtrdma/rpcrdma_xchar.c itself, built as a shared
+library.
 
 `check` compares tshark's fields with those expectations.
 """
@@ -29,13 +33,18 @@ _spec = importlib.util.spec_from_file_location(
 gv = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(gv)
 
+# duplicate_prop is no status: the set decodes, its first value counting
 EXPERTS = ['xdr_overrun', 'bad_propval', 'duplicate_prop', 'unknown_opttype']
 FIELDS = ['frame.number', 'infiniband.bth.opcode', 'rpcrdma_v2.status',
           'rpcrdma_v2.opttype', 'rpcrdma_v2.prop.rbsiz',
-          'rpcrdma_v2.subset.positions'] + \
+          'rpcrdma_v2.subset.positions', 'rpcrdma_v2.hdrlen',
+          'rpcrdma_v2.err_name'] + \
     ['rpcrdma_v2.expert.' + e for e in EXPERTS]
 # Columns that are only compared when the message decodes
-VALUE_FIELDS = ['rpcrdma_v2.prop.rbsiz', 'rpcrdma_v2.subset.positions']
+VALUE_FIELDS = ['rpcrdma_v2.prop.rbsiz', 'rpcrdma_v2.subset.positions',
+                'rpcrdma_v2.hdrlen', 'rpcrdma_v2.err_name']
+# enum rpcrdma_xchar_base_id, by the names the dissector's preference takes
+BASES = {'01': 0, '2016-11-10': 1}
 OPTTYPES = {'CONNPROP': 1, 'REQPROP': 2, 'RESPROP': 3, 'UPDPROP': 4}
 
 
@@ -46,12 +55,34 @@ class Props(ctypes.Structure):
 
 class Propset(ctypes.Structure):
     _fields_ = [('count', ctypes.c_uint32), ('present', ctypes.c_uint32),
-                ('dflt', ctypes.c_uint32), ('pos', ctypes.c_uint32 * 4),
+                ('dflt', ctypes.c_uint32), ('dup', ctypes.c_uint32),
+                ('pos', ctypes.c_uint32 * 4),
                 ('val', Props), ('err_pos', ctypes.c_uint32)]
 
 
 class Subset(ctypes.Structure):
     _fields_ = [('wire', ctypes.c_void_p), ('nwords', ctypes.c_uint32)]
+
+
+class Segment(ctypes.Structure):
+    _fields_ = [('handle', ctypes.c_uint32), ('length', ctypes.c_uint32),
+                ('offset', ctypes.c_uint64)]
+
+
+class Msghdr(ctypes.Structure):
+    _fields_ = [('xid', ctypes.c_uint32), ('credit', ctypes.c_uint32),
+                ('proc', ctypes.c_uint32), ('dir', ctypes.c_uint32),
+                ('inv_handle', ctypes.c_uint32), ('nreads', ctypes.c_uint32),
+                ('pos0', ctypes.c_bool), ('read', Segment),
+                ('nwrites', ctypes.c_uint32), ('reply', ctypes.c_bool),
+                ('nreply', ctypes.c_uint32), ('reply_seg', Segment),
+                ('hdrlen', ctypes.c_uint32)]
+
+
+class Errhdr(ctypes.Structure):
+    _fields_ = [('xid', ctypes.c_uint32), ('vers', ctypes.c_uint32),
+                ('credit', ctypes.c_uint32), ('err', ctypes.c_uint32),
+                ('arg', ctypes.c_uint32 * 2)]
 
 
 class Opthdr(ctypes.Structure):
@@ -75,30 +106,65 @@ class Codec:
         self.lib = ctypes.CDLL(path)
         self.lib.rpcrdma_xchar_status_name.restype = ctypes.c_char_p
         self.lib.rpcrdma_xchar_subset_test.restype = ctypes.c_bool
+        self.lib.rpcrdma_xchar_base_get.restype = ctypes.c_void_p
+        self.lib.rpcrdma_xchar_err_name.restype = ctypes.c_char_p
 
     def name(self, st):
         return self.lib.rpcrdma_xchar_status_name(st).decode()
 
-    def verdict(self, msg):
-        """status, opttype, rbsiz values, subset position lists"""
+    def header(self, msg, base):
+        """The verdict on an RDMA2_MSG/NOMSG or RDMA2_ERROR header under
+        @base: status, header length, error name ('' where none)"""
+        buf = ctypes.create_string_buffer(bytes(msg), len(msg))
+        b = ctypes.c_void_p(self.lib.rpcrdma_xchar_base_get(BASES[base]))
+        proc = struct.unpack('!I', msg[12:16])[0]
+        if proc == 4:
+            err = Errhdr()
+            st = self.lib.rpcrdma_xchar_decode_error(b, buf, len(msg),
+                                                     ctypes.byref(err))
+            if st:
+                return self.name(st), '', ''
+            return 'ok', '', self.lib.rpcrdma_xchar_err_name(
+                b, err.err).decode()
+        hdr = Msghdr()
+        st = self.lib.rpcrdma_xchar_decode_msghdr(b, buf, len(msg),
+                                                  ctypes.byref(hdr))
+        if st:
+            return self.name(st), '', ''
+        return 'ok', str(hdr.hdrlen), ''
+
+    def verdict(self, msg, base='01'):
+        """status, opttype, rbsiz values, subset position lists, whether
+        a set named a known property again (decoders fill in as far as
+        they got, so that holds for a failed message too), header
+        length and error name of the other procedures"""
         buf = ctypes.create_string_buffer(bytes(msg), len(msg))
         hdr = Opthdr()
         st = self.lib.rpcrdma_xchar_decode_opthdr(buf, len(msg),
                                                   ctypes.byref(hdr))
         opttype = struct.unpack('!I', msg[20:24])[0] \
             if len(msg) >= 24 else None
+        if self.name(st) == 'not_optional':
+            proc = struct.unpack('!I', msg[12:16])[0]
+            # the dissector claims the four procedures only
+            if proc not in (0, 1, 4):
+                return '', None, [], [], False, '', ''
+            st, hdrlen, err = self.header(msg, base)
+            return st, None, [], [], False, hdrlen, err
         if st:
-            return self.name(st), opttype, [], []
+            return self.name(st), opttype, [], [], False, '', ''
         if hdr.opttype not in MSGS:
-            return 'unknown_opttype', hdr.opttype, [], []
+            return 'unknown_opttype', hdr.opttype, [], [], False, '', ''
         cls = type('Msg', (ctypes.Structure,),
                    {'_fields_': MSGS[hdr.opttype]})
         m = cls()
         fn = getattr(self.lib, 'rpcrdma_xchar_decode_' +
                      DECODERS[hdr.opttype])
         st = fn(ctypes.c_void_p(hdr.info), hdr.infolen, ctypes.byref(m))
+        dup = any(getattr(m, name).dup for name, kind in MSGS[hdr.opttype]
+                  if kind is Propset)
         if st:
-            return self.name(st), hdr.opttype, [], []
+            return self.name(st), hdr.opttype, [], [], dup, '', ''
         rbsiz, subsets = [], []
         for name, kind in MSGS[hdr.opttype]:
             part = getattr(m, name)
@@ -109,7 +175,7 @@ class Codec:
                     str(p) for p in range(32 * min(part.nwords, 8))
                     if self.lib.rpcrdma_xchar_subset_test(
                         ctypes.byref(part), p)))
-        return 'ok', hdr.opttype, rbsiz, subsets
+        return 'ok', hdr.opttype, rbsiz, subsets, dup, '', ''
 
 
 def kunit_arrays(path):
@@ -157,8 +223,10 @@ def vectors(paths):
             kinds = ['RESPROP']
         if name.startswith('sm_') and 'connprop' in name:
             kinds = ['CONNPROP']
-        if name.startswith('xchar_hdr_'):
+        if name.startswith(('xchar_hdr_', 'xchar_err_')):
             out.append((name, data))
+            for cut in range(16, len(data), 4):
+                out.append(('%s, %d octets' % (name, cut), data[:cut]))
             continue
         for kind in kinds:
             xid += 1
@@ -193,32 +261,34 @@ def mutations(seed, count, base):
 def cmd_gen(args):
     codec = Codec(args.codec)
     base = vectors(args.kunit)
-    sets = [('v2-vectors', base)]
+    sets = [('v2-vectors', base, '01')]
     if args.random:
         valid = [v for v in base if codec.verdict(v[1])[0] == 'ok']
-        sets.append(('v2-random', mutations(args.seed, args.random, valid)))
-    for name, vecs in sets:
+        sets.append(('v2-random', mutations(args.seed, args.random, valid),
+                     '01'))
+    # the same frames as the working copy reads them
+    sets += [(name + '-wc', vecs, '2016-11-10') for name, vecs, _ in sets]
+    for name, vecs, vbase in sets:
         w_hex = open('%s/%s.txt' % (args.outdir, name), 'w')
         w_exp = open('%s/%s.expect' % (args.outdir, name), 'w')
         for n, (desc, msg) in enumerate(vecs, 1):
             frame = roce_send(msg, n)
             for off in range(0, len(frame), 16):
                 w_hex.write('%06x %s\n' % (off, frame[off:off + 16].hex(' ')))
-            st, opttype, rbsiz, subsets = codec.verdict(msg)
-            # The dissector claims Version Two only, and decodes the
-            # header of any Version Two procedure without complaint.
+            st, opttype, rbsiz, subsets, dup, hdrlen, err = \
+                codec.verdict(msg, vbase)
+            # The dissector claims Version Two only
             if st == 'not_version_2':
                 st, opttype = '', None
-            elif st == 'not_optional':
-                st, opttype = 'ok', None
             row = [str(n), '4', st,
                    '' if opttype is None else str(opttype),
-                   '|'.join(rbsiz), '|'.join(subsets)]
-            row += ['1' if st == e else '' for e in EXPERTS]
+                   '|'.join(rbsiz), '|'.join(subsets), hdrlen, err]
+            row += ['1' if st == e or (e == 'duplicate_prop' and dup)
+                    else '' for e in EXPERTS]
             w_exp.write('\t'.join(row) + '\t# ' + desc + '\n')
         w_hex.close()
         w_exp.close()
-        print('%s %d' % (name, len(vecs)))
+        print('%s %d %s' % (name, len(vecs), vbase))
 
 
 def cmd_check(args):

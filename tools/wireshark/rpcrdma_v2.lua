@@ -1,8 +1,11 @@
 -- SPDX-License-Identifier: GPL-2.0
 --
 -- Wireshark dissector for experimental RPC-over-RDMA Version Two
--- messages with transport properties: the Version Two header of the
--- 2016 draft (draft-cel-nfsv4-rpcrdma-version-two), RDMA2_OPTIONAL, and
+-- messages with transport properties: the Version Two headers of
+-- draft-cel-nfsv4-rpcrdma-version-two-01, the revision xcharext-03 cites
+-- (or, by the preference rpcrdma_v2.base, of the authors' working copy
+-- of 2016-11-10: rdma_inv_handle in the chunk lists, other error
+-- codes), RDMA2_MSG/NOMSG chunk lists, RDMA2_ERROR, RDMA2_OPTIONAL, and
 -- the four messages of draft-dnoveck-nfsv4-rpcrdma-xcharext-03:
 -- ROPT_CONNPROP, ROPT_REQPROP, ROPT_RESPROP and ROPT_UPDPROP, with every
 -- propval, its property's value and the propvalsubsets.
@@ -13,8 +16,9 @@
 -- (Version One) dissector keeps everything else. What it reports follows
 -- net/sunrpc/xprtrdma/rpcrdma_xchar.c, the codec rpcrdma-cm-probe --v2
 -- uses: the same status names, the draft's XDR errors as expert info
--- (pv_data past the message, a known property too short or invalid, a
--- property twice), unknown propids skipped.
+-- (pv_data past the message, a known property too short or invalid),
+-- unknown propids skipped, a known property named again noted and
+-- skipped (its first value counts).
 --
 -- Use: tshark -X lua_script:rpcrdma_v2.lua -r capture.pcap
 -- Written for Lua 5.2 (Wireshark 4.0) and later: no bit library.
@@ -30,9 +34,17 @@ local PROPS = { [1] = "PROP_RBSIZ", [2] = "PROP_REQREMINV",
 	[3] = "PROP_BRS" }
 local BKREQSUP = { [0] = "BKREQSUP_NONE", [1] = "BKREQSUP_INLINE",
 	[2] = "BKREQSUP_GENL" }
-local ERRS = { [1] = "ERR_VERS", [2] = "ERR_BAD_XDR",
-	[3] = "ERR_REPLY_RESOURCE", [4] = "ERR_INVAL_PROC",
-	[5] = "ERR_INVAL_OPTION", [6] = "ERR_SYSTEM" }
+-- rpcrdma2_errcode of each base: -01 has three codes, the working copy
+-- six, and INVAL_OPTION is 3 in one and 5 in the other
+local BASE_01, BASE_WC = 0, 1
+local ERRS = {
+	[BASE_01] = { [1] = "RDMA2_ERR_VERS", [2] = "RDMA2_ERR_BAD_HEADER",
+		[3] = "RDMA2_ERR_INVAL_OPTION" },
+	[BASE_WC] = { [1] = "RDMA2_ERR_VERS", [2] = "RDMA2_ERR_BAD_XDR",
+		[3] = "RDMA2_ERR_REPLY_RESOURCE", [4] = "RDMA2_ERR_INVAL_PROC",
+		[5] = "RDMA2_ERR_INVAL_OPTION", [6] = "RDMA2_ERR_SYSTEM" },
+}
+local WC_ERR_REPLY_RESOURCE = 3
 local DIRS = { [0] = "CALL", [1] = "REPLY" }
 -- Table 1 defaults, what a zero-length pv_data stands for
 local DEFAULTS = { [1] = 4096, [2] = 0, [3] = 1 }
@@ -52,10 +64,25 @@ local pf = {
 		base.DEC, OPTS),
 	infolen = ProtoField.uint32("rpcrdma_v2.optinfo_len",
 		"rdma_optinfo length"),
-	err = ProtoField.uint32("rpcrdma_v2.err", "Error", base.DEC, ERRS),
+	err = ProtoField.uint32("rpcrdma_v2.err", "Error"),
+	err_name = ProtoField.string("rpcrdma_v2.err_name", "Error name"),
 	vers_low = ProtoField.uint32("rpcrdma_v2.vers_low", "Lowest version"),
 	vers_high = ProtoField.uint32("rpcrdma_v2.vers_high",
 		"Highest version"),
+	seg_index = ProtoField.uint32("rpcrdma_v2.segment_index",
+		"Segment index"),
+	len_needed = ProtoField.uint32("rpcrdma_v2.length_needed",
+		"Length needed"),
+	direction = ProtoField.uint32("rpcrdma_v2.direction", "Direction",
+		base.DEC, DIRS),
+	inv_handle = ProtoField.uint32("rpcrdma_v2.inv_handle",
+		"rdma_inv_handle", base.HEX),
+	reads = ProtoField.uint32("rpcrdma_v2.reads", "Read segments"),
+	writes = ProtoField.uint32("rpcrdma_v2.writes", "Write chunks"),
+	reply = ProtoField.uint32("rpcrdma_v2.reply_segments",
+		"Reply chunk segments"),
+	hdrlen = ProtoField.uint32("rpcrdma_v2.hdrlen",
+		"Transport header length"),
 	set = ProtoField.string("rpcrdma_v2.propset", "propvalset"),
 	count = ProtoField.uint32("rpcrdma_v2.propset.count", "propvals"),
 	which = ProtoField.uint32("rpcrdma_v2.prop.which", "pv_which",
@@ -79,6 +106,12 @@ local pf = {
 }
 v2.fields = pf
 
+v2.prefs.base = Pref.enum("Version Two text", BASE_01,
+	"The Version Two text headers and error codes follow: "
+	.. "version-two-01, which xcharext-03 cites, or the authors' "
+	.. "working copy of 2016-11-10",
+	{ { 1, "01", BASE_01 }, { 2, "2016-11-10", BASE_WC } }, false)
+
 local ex = {
 	overrun = ProtoExpert.new("rpcrdma_v2.expert.xdr_overrun",
 		"XDR error: runs past the end of the message",
@@ -87,8 +120,8 @@ local ex = {
 		"XDR error: known property too short or invalid",
 		expert.group.MALFORMED, expert.severity.ERROR),
 	dup = ProtoExpert.new("rpcrdma_v2.expert.duplicate_prop",
-		"Property named twice in one propvalset",
-		expert.group.MALFORMED, expert.severity.ERROR),
+		"Property named again in one propvalset, skipped",
+		expert.group.PROTOCOL, expert.severity.WARN),
 	unknown = ProtoExpert.new("rpcrdma_v2.expert.unknown_prop",
 		"Unknown property, skipped", expert.group.PROTOCOL,
 		expert.severity.NOTE),
@@ -164,6 +197,17 @@ local function propval(r, tree, i, seen)
 			return "bad_propval"
 		end
 	end
+	-- named again: its value is shown as data, the first one counts
+	if seen[which] then
+		if data then
+			t:add(pf.data, data)
+		end
+		t:add_proto_expert_info(ex.dup, string.format(
+			"%s again, skipped: position %d counts", PROPS[which],
+			seen[which]))
+		return nil
+	end
+	seen[which] = i
 	local field = which == 1 and pf.rbsiz or which == 2 and pf.reqreminv
 		or pf.brs
 	if data then
@@ -171,13 +215,6 @@ local function propval(r, tree, i, seen)
 	else
 		t:add(field, v):set_generated()
 	end
-	if seen[which] then
-		t:add_proto_expert_info(ex.dup, string.format(
-			"%s again, first at position %d", PROPS[which],
-			seen[which]))
-		return "duplicate_prop"
-	end
-	seen[which] = i
 	return nil
 end
 
@@ -261,6 +298,128 @@ local function optional(r, tree, pinfo)
 	return optinfo(reader(r.tvb, r.off, r.off + len), tree, opttype)
 end
 
+-- XDR optional-data: a bool; anything but 0 or 1 is an XDR error
+local function present(r)
+	local v = r.u32()
+	if not v or v > 1 then
+		r.bad = true
+		return nil
+	end
+	return v == 1
+end
+
+-- A rpcrdma2_write_chunk: its segment count, nil past the message
+local function chunk(r)
+	local n = r.u32()
+	if not n or n > (r.stop - r.off) / 16 then
+		r.bad = true
+		return nil
+	end
+	r.off = r.off + 16 * n
+	return n
+end
+
+-- rpcrdma2_read_list, _write_list and the Reply chunk: their counts
+local function lists(r)
+	local reads, writes = 0, 0
+	local more = present(r)
+	while more do
+		-- rdma_position and an rpcrdma2_segment
+		if r.stop - r.off < 20 then
+			return nil
+		end
+		r.off = r.off + 20
+		reads = reads + 1
+		more = present(r)
+	end
+	if more == nil then
+		return nil
+	end
+	more = present(r)
+	while more do
+		if not chunk(r) then
+			return nil
+		end
+		writes = writes + 1
+		more = present(r)
+	end
+	if more == nil then
+		return nil
+	end
+	more = present(r)
+	if more == nil then
+		return nil
+	end
+	if not more then
+		return reads, writes, nil
+	end
+	local nreply = chunk(r)
+	if not nreply then
+		return nil
+	end
+	return reads, writes, nreply
+end
+
+-- RDMA2_MSG and RDMA2_NOMSG: rpcrdma2_chunk_lists as the base lays it
+-- out (the working copy adds rdma_inv_handle after the direction)
+local function msghdr(r, tree, base)
+	local dir = r.u32()
+	if not dir or dir > 1 then
+		tree:add_proto_expert_info(ex.overrun, "rdma_direction")
+		return "xdr_overrun"
+	end
+	tree:add(pf.direction, r.tvb(r.off - 4, 4))
+	if base == BASE_WC then
+		if not r.u32() then
+			tree:add_proto_expert_info(ex.overrun, "rdma_inv_handle")
+			return "xdr_overrun"
+		end
+		tree:add(pf.inv_handle, r.tvb(r.off - 4, 4))
+	end
+	local reads, writes, nreply = lists(r)
+	if not reads then
+		tree:add_proto_expert_info(ex.overrun,
+			"chunk lists past the message or malformed")
+		return "xdr_overrun"
+	end
+	tree:add(pf.reads, reads):set_generated()
+	tree:add(pf.writes, writes):set_generated()
+	if nreply then
+		tree:add(pf.reply, nreply):set_generated()
+	end
+	tree:add(pf.hdrlen, r.off):set_generated()
+	return nil
+end
+
+-- RDMA2_ERROR: rdma_err, named by the base, and its arguments
+local function errhdr(r, tree, pinfo, base)
+	local err = r.u32()
+	if not err then
+		tree:add_proto_expert_info(ex.overrun, "no rdma_err")
+		return "xdr_overrun"
+	end
+	local name = ERRS[base][err] or "unknown"
+	tree:add(pf.err, r.tvb(r.off - 4, 4)):append_text(" (" .. name .. ")")
+	tree:add(pf.err_name, name):set_generated()
+	pinfo.cols.info:append(" " .. name)
+	local f1, f2
+	if err == 1 then
+		f1, f2 = pf.vers_low, pf.vers_high
+	elseif base == BASE_WC and err == WC_ERR_REPLY_RESOURCE then
+		f1, f2 = pf.seg_index, pf.len_needed
+	else
+		return nil
+	end
+	if r.stop - r.off < 8 then
+		tree:add_proto_expert_info(ex.overrun, name .. ": arguments")
+		return "xdr_overrun"
+	end
+	tree:add(f1, r.tvb(r.off, 4))
+	tree:add(f2, r.tvb(r.off + 4, 4))
+	r.off = r.off + 8
+	return nil
+end
+
 local function heuristic(tvb, pinfo, tree)
 	if tvb:len() < 16 or tvb(4, 4):uint() ~= 2 then
 		return false
@@ -278,19 +437,14 @@ local function heuristic(tvb, pinfo, tree)
 	root:add(pf.credit, tvb(8, 4))
 	root:add(pf.proc, tvb(12, 4))
 	local r = reader(tvb, 16, tvb:len())
+	local base = v2.prefs.base
 	local status
 	if proc == 5 then
 		status = optional(r, root, pinfo)
 	elseif proc == 4 then
-		local err = r.u32()
-		if err then
-			root:add(pf.err, tvb(16, 4))
-			pinfo.cols.info:append(" " .. (ERRS[err] or "?"))
-		end
-		if err == 1 and r.stop - r.off >= 8 then
-			root:add(pf.vers_low, tvb(20, 4))
-			root:add(pf.vers_high, tvb(24, 4))
-		end
+		status = errhdr(r, root, pinfo, base)
+	else
+		status = msghdr(r, root, base)
 	end
 	root:add(pf.status, status or "ok"):set_generated()
 	if status then

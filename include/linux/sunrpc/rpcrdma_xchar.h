@@ -2,39 +2,88 @@
 /*
  * RPC-over-RDMA Version Two transport properties
  * (draft-dnoveck-nfsv4-rpcrdma-xcharext-03), framed by RDMA2_OPTIONAL
- * of the Version Two draft of November 2016.
+ * of draft-cel-nfsv4-rpcrdma-version-two-01, the revision xcharext-03
+ * cites. The authors' later working copy (XML of 2016-11-10) differs in
+ * its error codes and its RDMA2_MSG header; it is available as a named
+ * base (struct rpcrdma_xchar_base), never by default.
  *
  * A pure XDR codec: property values (propval, propvalset,
- * propvalsubset), the three basic properties and the four optional
- * messages ROPT_CONNPROP, ROPT_REQPROP, ROPT_RESPROP and ROPT_UPDPROP.
- * Like the RFC 8797 codec it depends on nothing but kernel types, so it
- * compiles into a KUnit kernel, a userspace fuzzer and the experimental
- * Version Two endpoint of rpcrdma-cm-probe. It is not part of rpcrdma.ko:
- * no kernel speaks Version Two (Documentation/transport-properties.md).
+ * propvalsubset), the three basic properties, the four optional
+ * messages ROPT_CONNPROP, ROPT_REQPROP, ROPT_RESPROP and ROPT_UPDPROP,
+ * and the Version Two headers around them. Like the RFC 8797 codec it
+ * depends on nothing but kernel types, so it compiles into a KUnit
+ * kernel, a userspace fuzzer and the experimental Version Two endpoint
+ * of rpcrdma-cm-probe. It is not part of rpcrdma.ko: no kernel speaks
+ * Version Two (Documentation/transport-properties.md).
  */
 #ifndef _LINUX_SUNRPC_RPCRDMA_XCHAR_H
 #define _LINUX_SUNRPC_RPCRDMA_XCHAR_H
 
 #include <linux/types.h>
 
-/* Version Two header (2016 draft): rdma_vers and rpcrdma2_proc values */
+/* rdma_vers and rpcrdma2_proc: the same in -01 and the working copy */
 #define RPCRDMA_XCHAR_VERSION		2
 #define RPCRDMA_XCHAR_PROC_MSG		0
 #define RPCRDMA_XCHAR_PROC_NOMSG	1
 #define RPCRDMA_XCHAR_PROC_ERROR	4
 #define RPCRDMA_XCHAR_PROC_OPTIONAL	5
 
-/* enum msg_type of rdma_optdir (RFC 5531) */
+/* enum msg_type of rdma_optdir and rdma_direction (RFC 5531) */
 #define RPCRDMA_XCHAR_CALL		0
 #define RPCRDMA_XCHAR_REPLY		1
 
-/* rpcrdma2_errcode (2016 draft) */
+/* rpcrdma2_errcode of version-two-01 */
 #define RPCRDMA_XCHAR_ERR_VERS		1
-#define RPCRDMA_XCHAR_ERR_BAD_XDR	2
-#define RPCRDMA_XCHAR_ERR_REPLY_RESOURCE 3
-#define RPCRDMA_XCHAR_ERR_INVAL_PROC	4
-#define RPCRDMA_XCHAR_ERR_INVAL_OPTION	5
-#define RPCRDMA_XCHAR_ERR_SYSTEM	6
+#define RPCRDMA_XCHAR_ERR_BAD_HEADER	2
+#define RPCRDMA_XCHAR_ERR_INVAL_OPTION	3
+
+/* rpcrdma2_errcode of the working copy of 2016-11-10 */
+#define RPCRDMA_XCHAR_WC_ERR_VERS	1
+#define RPCRDMA_XCHAR_WC_ERR_BAD_XDR	2
+#define RPCRDMA_XCHAR_WC_ERR_REPLY_RESOURCE	3
+#define RPCRDMA_XCHAR_WC_ERR_INVAL_PROC	4
+#define RPCRDMA_XCHAR_WC_ERR_INVAL_OPTION	5
+#define RPCRDMA_XCHAR_WC_ERR_SYSTEM	6
+
+/**
+ * enum rpcrdma_xchar_base_id - which Version Two text frames the messages
+ * @RPCRDMA_XCHAR_BASE_01: draft-cel-nfsv4-rpcrdma-version-two-01, the
+ *	revision xcharext-03 cites; the default
+ * @RPCRDMA_XCHAR_BASE_WC: the authors' working copy of 2016-11-10
+ */
+enum rpcrdma_xchar_base_id {
+	RPCRDMA_XCHAR_BASE_01 = 0,
+	RPCRDMA_XCHAR_BASE_WC,
+};
+
+/**
+ * struct rpcrdma_xchar_base - what differs between the two Version Two texts
+ * @id: which one
+ * @name: "01" or "2016-11-10"
+ * @inv_handle: rpcrdma2_chunk_lists carries rdma_inv_handle
+ * @msg_hdrlen: octets of an RDMA2_MSG header with three empty chunk lists
+ * @err_vers: rdma_err for a version not supported
+ * @err_bad_xdr: for a transport header that does not parse
+ * @err_inval_option: for an rdma_opttype not supported
+ * @err_inval_proc: for an rdma_proc not known (-01 has no code of its
+ *	own: Version One calls that an XDR error)
+ * @err_reply_resource: for Write or Reply chunks too small for the
+ *	Reply (-01: an XDR error, as in Version One)
+ *
+ * Code that frames messages takes one of these and nothing else, so
+ * constants of the two texts cannot be mixed.
+ */
+struct rpcrdma_xchar_base {
+	enum rpcrdma_xchar_base_id	id;
+	const char			*name;
+	bool				inv_handle;
+	u32				msg_hdrlen;
+	u32				err_vers;
+	u32				err_bad_xdr;
+	u32				err_inval_option;
+	u32				err_inval_proc;
+	u32				err_reply_resource;
+};
 
 /* xcharext-03 Section 4, Table 2: rdma_opttype values */
 #define RPCRDMA_XCHAR_ROPT_CONNPROP	1
@@ -91,19 +140,19 @@ enum rpcrdma_xchar_bkreqsup {
  *	XDR error (RDMA2_ERR_BAD_XDR)
  * @RPCRDMA_XCHAR_BAD_PROPVAL: the pv_data of a known property is too
  *	short for its type or not a valid value of it: an XDR error too
- * @RPCRDMA_XCHAR_DUPLICATE: a propvalset names one known property twice;
- *	the draft is silent, this code treats it as an XDR error
  * @RPCRDMA_XCHAR_NOT_V2: not a Version Two header
  * @RPCRDMA_XCHAR_NOT_OPTIONAL: a Version Two header that is not RDMA2_OPTIONAL
+ * @RPCRDMA_XCHAR_OTHER_PROC: a Version Two header of another rdma_proc
+ *	than the decoder's (RDMA2_MSG/NOMSG, RDMA2_ERROR)
  */
 enum rpcrdma_xchar_status {
 	RPCRDMA_XCHAR_OK = 0,
 	RPCRDMA_XCHAR_UNKNOWN,
 	RPCRDMA_XCHAR_BAD_XDR,
 	RPCRDMA_XCHAR_BAD_PROPVAL,
-	RPCRDMA_XCHAR_DUPLICATE,
 	RPCRDMA_XCHAR_NOT_V2,
 	RPCRDMA_XCHAR_NOT_OPTIONAL,
+	RPCRDMA_XCHAR_OTHER_PROC,
 };
 
 /**
@@ -145,6 +194,8 @@ struct rpcrdma_xchar_props {
  * @count: number of propvals in the set, known or not
  * @present: BIT(propid) of each basic property the set holds
  * @dflt: BIT(propid) of those sent with zero-length pv_data (default)
+ * @dup: BIT(propid) of those named again later in the set; the first
+ *	propval counts, the later ones are skipped
  * @pos: position in the set of each property of @present
  * @val: values of the properties of @present; defaults elsewhere
  * @err_pos: when decoding failed, the position of the offending propval
@@ -154,6 +205,7 @@ struct rpcrdma_xchar_propset {
 	u32				count;
 	u32				present;
 	u32				dflt;
+	u32				dup;
 	u32				pos[RPCRDMA_XCHAR_PROP_MAX + 1];
 	struct rpcrdma_xchar_props	val;
 	u32				err_pos;
@@ -210,6 +262,69 @@ struct rpcrdma_xchar_opthdr {
 	u32		hdrlen;
 };
 
+/**
+ * struct rpcrdma_xchar_segment - one rpcrdma2_segment
+ * @handle: rdma_handle
+ * @length: rdma_length
+ * @offset: rdma_offset
+ */
+struct rpcrdma_xchar_segment {
+	u32	handle;
+	u32	length;
+	u64	offset;
+};
+
+/**
+ * struct rpcrdma_xchar_msghdr - an RDMA2_MSG or RDMA2_NOMSG header
+ * @xid: rdma_xid
+ * @credit: rdma_credit
+ * @proc: %RPCRDMA_XCHAR_PROC_MSG or %RPCRDMA_XCHAR_PROC_NOMSG
+ * @dir: rdma_direction, %RPCRDMA_XCHAR_CALL or %RPCRDMA_XCHAR_REPLY
+ * @inv_handle: rdma_inv_handle; the working copy only, 0 under -01
+ * @nreads: Read segments in the Read list
+ * @pos0: the Read list has a segment at position zero; @read is the
+ *	first of them
+ * @read: that segment
+ * @nwrites: Write chunks in the Write list
+ * @reply: a Reply chunk is present
+ * @nreply: its segments
+ * @reply_seg: the first of them
+ * @hdrlen: octets of the transport header; an RPC payload starts there
+ */
+struct rpcrdma_xchar_msghdr {
+	u32				xid;
+	u32				credit;
+	u32				proc;
+	u32				dir;
+	u32				inv_handle;
+	u32				nreads;
+	bool				pos0;
+	struct rpcrdma_xchar_segment	read;
+	u32				nwrites;
+	bool				reply;
+	u32				nreply;
+	struct rpcrdma_xchar_segment	reply_seg;
+	u32				hdrlen;
+};
+
+/**
+ * struct rpcrdma_xchar_errhdr - an RDMA2_ERROR header
+ * @xid: rdma_xid, copied from the message in error
+ * @vers: rdma_vers, likewise
+ * @credit: rdma_credit
+ * @err: rdma_err, a code of the base in use
+ * @arg: what follows it: rdma_vers_low and rdma_vers_high for ERR_VERS,
+ *	rdma_segment_index and rdma_length_needed for the working copy's
+ *	REPLY_RESOURCE; 0 for every other code
+ */
+struct rpcrdma_xchar_errhdr {
+	u32	xid;
+	u32	vers;
+	u32	credit;
+	u32	err;
+	u32	arg[2];
+};
+
 /* Section 4.1 */
 struct rpcrdma_xchar_connprop {
 	struct rpcrdma_xchar_propset	start;
@@ -233,6 +348,8 @@ struct rpcrdma_xchar_updprop {
 	struct rpcrdma_xchar_propset	now;
 };
 
+const struct rpcrdma_xchar_base *
+rpcrdma_xchar_base_get(enum rpcrdma_xchar_base_id id);
 void rpcrdma_xchar_defaults(struct rpcrdma_xchar_props *val);
 void rpcrdma_xchar_xdr_init(struct rpcrdma_xchar_xdr *xdr, const void *buf,
 			    size_t len);
@@ -284,8 +401,25 @@ int rpcrdma_xchar_encode_opthdr(void *buf, size_t len, u32 xid, u32 credit,
 				u32 optdir, u32 opttype, const void *info,
 				u32 infolen);
 
+enum rpcrdma_xchar_status
+rpcrdma_xchar_decode_msghdr(const struct rpcrdma_xchar_base *base,
+			    const void *buf, size_t len,
+			    struct rpcrdma_xchar_msghdr *hdr);
+int rpcrdma_xchar_encode_msghdr(const struct rpcrdma_xchar_base *base,
+				void *buf, size_t len,
+				const struct rpcrdma_xchar_msghdr *hdr);
+enum rpcrdma_xchar_status
+rpcrdma_xchar_decode_error(const struct rpcrdma_xchar_base *base,
+			   const void *buf, size_t len,
+			   struct rpcrdma_xchar_errhdr *err);
+int rpcrdma_xchar_encode_error(const struct rpcrdma_xchar_base *base,
+			       void *buf, size_t len,
+			       const struct rpcrdma_xchar_errhdr *err);
+
 const char *rpcrdma_xchar_status_name(enum rpcrdma_xchar_status status);
 const char *rpcrdma_xchar_prop_name(u32 which);
 const char *rpcrdma_xchar_opt_name(u32 opttype);
+const char *rpcrdma_xchar_err_name(const struct rpcrdma_xchar_base *base,
+				   u32 err);
 
 #endif /* _LINUX_SUNRPC_RPCRDMA_XCHAR_H */

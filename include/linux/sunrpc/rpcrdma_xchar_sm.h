@@ -5,8 +5,9 @@
  *
  * What this endpoint has told its peer, what it knows of the peer,
  * the one property request it may have outstanding, a raise of its
- * own Receive Buffer Size waiting for the old receives to go, and what
- * all that allows a sender to do. Pure C on top of the codec
+ * own Receive Buffer Size waiting for the old receives to go, whether
+ * the peer lacks the extension, and what all that allows a sender to
+ * do. Pure C on top of the codec
  * (rpcrdma_xchar.h): the caller moves the messages and the buffers.
  */
 #ifndef _LINUX_SUNRPC_RPCRDMA_XCHAR_SM_H
@@ -59,6 +60,8 @@ struct rpcrdma_xchar_answer {
  * struct rpcrdma_xchar_ep - one endpoint's property state
  * @lim: its limits
  * @local: its properties as its peer may rely on them
+ * @connprop_sent: its ROPT_CONNPROP went out
+ * @connprop_xid: with that rdma_xid
  * @raise_to: a Receive Buffer Size being raised to, 0 when none
  * @raise_answer: the raise answers a request (a RESPROP is deferred
  *	in @deferred) rather than being this endpoint's own (UPDPROP)
@@ -66,14 +69,18 @@ struct rpcrdma_xchar_answer {
  * @peer: the peer's properties as this endpoint knows them: defaults
  *	until its ROPT_CONNPROP arrives
  * @peer_connprop: that ROPT_CONNPROP arrived
- * @peer_fixed: BIT(propid) of the peer's properties that may not
- *	change: its opticonnpr_nochg and those its CONNPROP left out
+ * @peer_absent: BIT(propid) of the properties its CONNPROP left out,
+ *	which keep their default and may not change (Section 4.1)
+ * @peer_nochg: BIT(propid) of those in its opticonnpr_nochg, which it
+ *	does not expect to change
  * @req_pending: this endpoint's ROPT_REQPROP awaits its RESPROP
  * @req_xid: that request's rdma_xid
  * @req: what it asked for, in order
  * @nreq: entries of @req
  * @req_rbsiz: while a request to lower the peer's Receive Buffer Size
  *	is pending, the size asked for (the send limit); otherwise 0
+ * @peer_lacks: the peer answered this endpoint's CONNPROP or REQPROP
+ *	with RDMA2_ERR_INVAL_OPTION; no property message goes to it again
  * @ignored: messages or propvals received and not applied, because
  *	the draft does not allow them (a second CONNPROP, a change to a
  *	property the peer said would not change, a RESPROP to nothing)
@@ -81,13 +88,16 @@ struct rpcrdma_xchar_answer {
 struct rpcrdma_xchar_ep {
 	struct rpcrdma_xchar_limits	lim;
 	struct rpcrdma_xchar_props	local;
+	bool				connprop_sent;
+	u32				connprop_xid;
 	u32				raise_to;
 	bool				raise_answer;
 	struct rpcrdma_xchar_answer	deferred;
 
 	struct rpcrdma_xchar_props	peer;
 	bool				peer_connprop;
-	u32				peer_fixed;
+	u32				peer_absent;
+	u32				peer_nochg;
 
 	bool				req_pending;
 	u32				req_xid;
@@ -95,13 +105,15 @@ struct rpcrdma_xchar_ep {
 	u32				nreq;
 	u32				req_rbsiz;
 
+	bool				peer_lacks;
 	u32				ignored;
 };
 
 int rpcrdma_xchar_ep_init(struct rpcrdma_xchar_ep *ep,
 			  const struct rpcrdma_xchar_limits *lim);
-int rpcrdma_xchar_ep_connprop(const struct rpcrdma_xchar_ep *ep, void *buf,
+int rpcrdma_xchar_ep_connprop(struct rpcrdma_xchar_ep *ep, u32 xid, void *buf,
 			      size_t len);
+int rpcrdma_xchar_ep_recv_inval_option(struct rpcrdma_xchar_ep *ep, u32 xid);
 int rpcrdma_xchar_ep_recv_connprop(struct rpcrdma_xchar_ep *ep,
 				   const struct rpcrdma_xchar_connprop *msg);
 int rpcrdma_xchar_ep_recv_updprop(struct rpcrdma_xchar_ep *ep,
@@ -129,6 +141,8 @@ bool rpcrdma_xchar_ep_reply_needs_chunk(const struct rpcrdma_xchar_ep *ep,
 					u32 reply_len);
 bool rpcrdma_xchar_ep_may_send_inv(const struct rpcrdma_xchar_ep *ep,
 				   u32 inv_handle);
+u32 rpcrdma_xchar_ep_reply_inv(const struct rpcrdma_xchar_ep *ep,
+			       u32 call_inv, bool *swi);
 bool rpcrdma_xchar_ep_may_send_backward(const struct rpcrdma_xchar_ep *ep,
 					bool chunks);
 

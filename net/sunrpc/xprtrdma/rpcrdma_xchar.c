@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RPC-over-RDMA Version Two transport properties
- * (draft-dnoveck-nfsv4-rpcrdma-xcharext-03): XDR codec.
+ * (draft-dnoveck-nfsv4-rpcrdma-xcharext-03): XDR codec, and the
+ * Version Two headers of draft-cel-nfsv4-rpcrdma-version-two-01 or, by
+ * name only, of the authors' working copy of 2016-11-10.
  *
  * Received data is read octet by octet, so a message may start at any
  * address. Every length is checked against what is left of the message
@@ -20,6 +22,8 @@
 #include <linux/sunrpc/rpcrdma_xchar.h>
 
 #define XCHAR_WORD	4
+/* rpcrdma2_segment: handle, length, 64-bit offset */
+#define XCHAR_SEGMENT	(4 * XCHAR_WORD)
 
 static u32 xchar_get32(const u8 *p)
 {
@@ -65,6 +69,48 @@ static bool xchar_get_opaque(struct rpcrdma_xchar_xdr *xdr, const u8 **data,
 	xdr->p += room;
 	xdr->left -= room;
 	return true;
+}
+
+static const struct rpcrdma_xchar_base xchar_bases[] = {
+	[RPCRDMA_XCHAR_BASE_01] = {
+		.id			= RPCRDMA_XCHAR_BASE_01,
+		.name			= "01",
+		.inv_handle		= false,
+		/* xid, vers, credit, proc, direction, three list ends */
+		.msg_hdrlen		= 8 * XCHAR_WORD,
+		.err_vers		= RPCRDMA_XCHAR_ERR_VERS,
+		.err_bad_xdr		= RPCRDMA_XCHAR_ERR_BAD_HEADER,
+		.err_inval_option	= RPCRDMA_XCHAR_ERR_INVAL_OPTION,
+		/* RFC 8166 4.5.2 and 4.5.3: ERR_CHUNK, -01's BAD_HEADER */
+		.err_inval_proc		= RPCRDMA_XCHAR_ERR_BAD_HEADER,
+		.err_reply_resource	= RPCRDMA_XCHAR_ERR_BAD_HEADER,
+	},
+	[RPCRDMA_XCHAR_BASE_WC] = {
+		.id			= RPCRDMA_XCHAR_BASE_WC,
+		.name			= "2016-11-10",
+		.inv_handle		= true,
+		/* and rdma_inv_handle after the direction */
+		.msg_hdrlen		= 9 * XCHAR_WORD,
+		.err_vers		= RPCRDMA_XCHAR_WC_ERR_VERS,
+		.err_bad_xdr		= RPCRDMA_XCHAR_WC_ERR_BAD_XDR,
+		.err_inval_option	= RPCRDMA_XCHAR_WC_ERR_INVAL_OPTION,
+		.err_inval_proc		= RPCRDMA_XCHAR_WC_ERR_INVAL_PROC,
+		.err_reply_resource	= RPCRDMA_XCHAR_WC_ERR_REPLY_RESOURCE,
+	},
+};
+
+/**
+ * rpcrdma_xchar_base_get - The constants of one Version Two text
+ * @id: %RPCRDMA_XCHAR_BASE_01 or %RPCRDMA_XCHAR_BASE_WC
+ *
+ * Return: the base, or NULL for an unknown @id.
+ */
+const struct rpcrdma_xchar_base *
+rpcrdma_xchar_base_get(enum rpcrdma_xchar_base_id id)
+{
+	if ((unsigned int)id > RPCRDMA_XCHAR_BASE_WC)
+		return NULL;
+	return &xchar_bases[id];
 }
 
 /**
@@ -198,7 +244,11 @@ static void xchar_set_value(struct rpcrdma_xchar_props *val, u32 which,
 	}
 }
 
-/* Record propval number @pos of @set */
+/* Record propval number @pos of @set. A basic property named again is
+ * well-formed XDR and Section 2.1 lists no error for it: the first
+ * value stands, as later ones would contradict it, and each later one
+ * is still judged like any other propval.
+ */
 static enum rpcrdma_xchar_status
 xchar_take_propval(struct rpcrdma_xchar_propset *set, u32 pos,
 		   const struct rpcrdma_xchar_propval *pv)
@@ -211,8 +261,10 @@ xchar_take_propval(struct rpcrdma_xchar_propset *set, u32 pos,
 		return RPCRDMA_XCHAR_OK;
 	if (status != RPCRDMA_XCHAR_OK)
 		return status;
-	if (set->present & BIT(pv->which))
-		return RPCRDMA_XCHAR_DUPLICATE;
+	if (set->present & BIT(pv->which)) {
+		set->dup |= BIT(pv->which);
+		return RPCRDMA_XCHAR_OK;
+	}
 	set->present |= BIT(pv->which);
 	if (!pv->len)
 		set->dflt |= BIT(pv->which);
@@ -228,8 +280,8 @@ xchar_take_propval(struct rpcrdma_xchar_propset *set, u32 pos,
  *
  * Each propval is judged in turn (rpcrdma_xchar_prop_value()); unknown
  * ones are counted, since propvalsubsets name positions in the set,
- * and otherwise skipped. A basic property named twice in one set is
- * reported as %RPCRDMA_XCHAR_DUPLICATE.
+ * and otherwise skipped. A basic property named more than once keeps
+ * its first value; @set->dup says which were.
  *
  * Return: %RPCRDMA_XCHAR_OK, or the error of the first propval that
  * failed, at @set->err_pos.
@@ -417,8 +469,8 @@ rpcrdma_xchar_decode_updprop(const void *info, size_t len,
  * @len: octets received
  * @hdr: output; @hdr->info points into @buf
  *
- * Version Two draft (2016), struct rpcrdma2_xprt_hdr with rdma_proc
- * RDMA2_OPTIONAL. A message whose rdma_vers is not 2 is reported
+ * struct rpcrdma2_xprt_hdr with rdma_proc RDMA2_OPTIONAL, the same in
+ * version-two-01 and the working copy. A message whose rdma_vers is not 2 is reported
  * before anything else (the receiver answers ERR_VERS), then one whose
  * rdma_proc is not RDMA2_OPTIONAL. An rdma_optdir that is neither CALL
  * nor REPLY, or an rdma_optinfo that runs past @len, is an XDR error.
@@ -451,6 +503,198 @@ rpcrdma_xchar_decode_opthdr(const void *buf, size_t len,
 	    !xchar_get_opaque(&xdr, &hdr->info, &hdr->infolen))
 		return RPCRDMA_XCHAR_BAD_XDR;
 	hdr->hdrlen = len - xdr.left;
+	return RPCRDMA_XCHAR_OK;
+}
+
+/* XDR optional-data: a bool, anything but 0 or 1 is an XDR error */
+static bool xchar_get_present(struct rpcrdma_xchar_xdr *xdr, bool *present)
+{
+	u32 v;
+
+	if (!xchar_get_u32(xdr, &v) || v > 1)
+		return false;
+	*present = v;
+	return true;
+}
+
+static bool xchar_get_segment(struct rpcrdma_xchar_xdr *xdr,
+			      struct rpcrdma_xchar_segment *seg)
+{
+	u32 hi, lo;
+
+	if (!xchar_get_u32(xdr, &seg->handle) ||
+	    !xchar_get_u32(xdr, &seg->length) ||
+	    !xchar_get_u32(xdr, &hi) || !xchar_get_u32(xdr, &lo))
+		return false;
+	seg->offset = (u64)hi << 32 | lo;
+	return true;
+}
+
+/* rpcrdma2_read_list: counted, the first position-zero segment kept */
+static bool xchar_get_reads(struct rpcrdma_xchar_xdr *xdr,
+			    struct rpcrdma_xchar_msghdr *hdr)
+{
+	struct rpcrdma_xchar_segment seg;
+	bool more;
+	u32 pos;
+
+	for (;;) {
+		if (!xchar_get_present(xdr, &more))
+			return false;
+		if (!more)
+			return true;
+		if (!xchar_get_u32(xdr, &pos) || !xchar_get_segment(xdr, &seg))
+			return false;
+		hdr->nreads++;
+		if (!pos && !hdr->pos0) {
+			hdr->pos0 = true;
+			hdr->read = seg;
+		}
+	}
+}
+
+/* rpcrdma2_write_chunk: its segment count, and its first segment */
+static bool xchar_get_chunk(struct rpcrdma_xchar_xdr *xdr, u32 *nsegs,
+			    struct rpcrdma_xchar_segment *first)
+{
+	struct rpcrdma_xchar_segment seg;
+	u32 i;
+
+	if (!xchar_get_u32(xdr, nsegs) || *nsegs > xdr->left / XCHAR_SEGMENT)
+		return false;
+	for (i = 0; i < *nsegs; i++)
+		if (!xchar_get_segment(xdr, i ? &seg : first))
+			return false;
+	return true;
+}
+
+static bool xchar_get_writes(struct rpcrdma_xchar_xdr *xdr,
+			     struct rpcrdma_xchar_msghdr *hdr)
+{
+	struct rpcrdma_xchar_segment seg;
+	bool more;
+	u32 n;
+
+	for (;;) {
+		if (!xchar_get_present(xdr, &more))
+			return false;
+		if (!more)
+			return true;
+		if (!xchar_get_chunk(xdr, &n, &seg))
+			return false;
+		hdr->nwrites++;
+	}
+}
+
+static bool xchar_get_reply(struct rpcrdma_xchar_xdr *xdr,
+			    struct rpcrdma_xchar_msghdr *hdr)
+{
+	if (!xchar_get_present(xdr, &hdr->reply))
+		return false;
+	return !hdr->reply ||
+	       xchar_get_chunk(xdr, &hdr->nreply, &hdr->reply_seg);
+}
+
+/**
+ * rpcrdma_xchar_decode_msghdr - Decode an RDMA2_MSG or RDMA2_NOMSG header
+ * @base: the Version Two text the peer follows
+ * @buf: a received message; any alignment
+ * @len: octets received
+ * @hdr: output
+ *
+ * rpcrdma2_chunk_lists as @base lays it out: -01 has no rdma_inv_handle,
+ * the working copy has one after rdma_direction, so the two are not
+ * interchangeable. An optional-data discriminant other than 0 or 1, or
+ * a list that runs past @len, is an XDR error.
+ *
+ * Return: %RPCRDMA_XCHAR_OK, %RPCRDMA_XCHAR_NOT_V2,
+ * %RPCRDMA_XCHAR_OTHER_PROC or %RPCRDMA_XCHAR_BAD_XDR.
+ */
+enum rpcrdma_xchar_status
+rpcrdma_xchar_decode_msghdr(const struct rpcrdma_xchar_base *base,
+			    const void *buf, size_t len,
+			    struct rpcrdma_xchar_msghdr *hdr)
+{
+	struct rpcrdma_xchar_xdr xdr;
+	u32 vers;
+
+	memset(hdr, 0, sizeof(*hdr));
+	rpcrdma_xchar_xdr_init(&xdr, buf, len);
+	if (!xchar_get_u32(&xdr, &hdr->xid) || !xchar_get_u32(&xdr, &vers))
+		return RPCRDMA_XCHAR_BAD_XDR;
+	if (vers != RPCRDMA_XCHAR_VERSION)
+		return RPCRDMA_XCHAR_NOT_V2;
+	if (!xchar_get_u32(&xdr, &hdr->credit) ||
+	    !xchar_get_u32(&xdr, &hdr->proc))
+		return RPCRDMA_XCHAR_BAD_XDR;
+	if (hdr->proc != RPCRDMA_XCHAR_PROC_MSG &&
+	    hdr->proc != RPCRDMA_XCHAR_PROC_NOMSG)
+		return RPCRDMA_XCHAR_OTHER_PROC;
+	if (!xchar_get_u32(&xdr, &hdr->dir) || hdr->dir > RPCRDMA_XCHAR_REPLY ||
+	    (base->inv_handle && !xchar_get_u32(&xdr, &hdr->inv_handle)) ||
+	    !xchar_get_reads(&xdr, hdr) || !xchar_get_writes(&xdr, hdr) ||
+	    !xchar_get_reply(&xdr, hdr))
+		return RPCRDMA_XCHAR_BAD_XDR;
+	hdr->hdrlen = len - xdr.left;
+	return RPCRDMA_XCHAR_OK;
+}
+
+/* The rdma_err values @base defines: -01 1..3, the working copy 1..6 */
+static bool xchar_err_known(const struct rpcrdma_xchar_base *base, u32 err)
+{
+	u32 last = base->id == RPCRDMA_XCHAR_BASE_WC ?
+		   RPCRDMA_XCHAR_WC_ERR_SYSTEM : RPCRDMA_XCHAR_ERR_INVAL_OPTION;
+
+	return err >= 1 && err <= last;
+}
+
+/* Those followed by two words; Version One has only ERR_VERS's */
+static bool xchar_err_args(const struct rpcrdma_xchar_base *base, u32 vers,
+			   u32 err)
+{
+	if (err == base->err_vers)
+		return true;
+	return vers == RPCRDMA_XCHAR_VERSION &&
+	       base->id == RPCRDMA_XCHAR_BASE_WC &&
+	       err == RPCRDMA_XCHAR_WC_ERR_REPLY_RESOURCE;
+}
+
+/**
+ * rpcrdma_xchar_decode_error - Decode an RDMA2_ERROR header
+ * @base: the Version Two text the peer follows
+ * @buf: a received message; any alignment
+ * @len: octets received
+ * @err: output
+ *
+ * rdma_vers is not judged: a Version One peer answers a Version Two
+ * message with RDMA_ERROR/ERR_VERS, laid out alike (RFC 8166 4.5). An
+ * rdma_err @base does not define is returned as it is, without
+ * arguments; rpcrdma_xchar_err_name() calls it "unknown".
+ *
+ * Return: %RPCRDMA_XCHAR_OK, %RPCRDMA_XCHAR_OTHER_PROC or
+ * %RPCRDMA_XCHAR_BAD_XDR.
+ */
+enum rpcrdma_xchar_status
+rpcrdma_xchar_decode_error(const struct rpcrdma_xchar_base *base,
+			   const void *buf, size_t len,
+			   struct rpcrdma_xchar_errhdr *err)
+{
+	struct rpcrdma_xchar_xdr xdr;
+	u32 proc;
+
+	memset(err, 0, sizeof(*err));
+	rpcrdma_xchar_xdr_init(&xdr, buf, len);
+	if (!xchar_get_u32(&xdr, &err->xid) || !xchar_get_u32(&xdr, &err->vers) ||
+	    !xchar_get_u32(&xdr, &err->credit) || !xchar_get_u32(&xdr, &proc))
+		return RPCRDMA_XCHAR_BAD_XDR;
+	if (proc != RPCRDMA_XCHAR_PROC_ERROR)
+		return RPCRDMA_XCHAR_OTHER_PROC;
+	if (!xchar_get_u32(&xdr, &err->err))
+		return RPCRDMA_XCHAR_BAD_XDR;
+	if (xchar_err_args(base, err->vers, err->err) &&
+	    (!xchar_get_u32(&xdr, &err->arg[0]) ||
+	     !xchar_get_u32(&xdr, &err->arg[1])))
+		return RPCRDMA_XCHAR_BAD_XDR;
 	return RPCRDMA_XCHAR_OK;
 }
 
@@ -491,7 +735,9 @@ static int xchar_wbuf_done(const struct xchar_wbuf *w)
 	return w->err ? w->err : (int)w->used;
 }
 
-/* A value this code would refuse to receive is never sent either */
+/* A value this code would refuse to receive is never sent, nor a
+ * basic property twice
+ */
 static int xchar_check_props(const struct rpcrdma_xchar_prop *props, u32 n)
 {
 	u32 seen = 0, i, which;
@@ -706,6 +952,99 @@ int rpcrdma_xchar_encode_opthdr(void *buf, size_t len, u32 xid, u32 credit,
 	return xchar_wbuf_done(&w);
 }
 
+static void xchar_put_segment(struct xchar_wbuf *w,
+			      const struct rpcrdma_xchar_segment *seg)
+{
+	xchar_put_u32(w, seg->handle);
+	xchar_put_u32(w, seg->length);
+	xchar_put_u32(w, seg->offset >> 32);
+	xchar_put_u32(w, (u32)seg->offset);
+}
+
+/**
+ * rpcrdma_xchar_encode_msghdr - Encode an RDMA2_MSG or RDMA2_NOMSG header
+ * @base: the Version Two text the peer follows
+ * @buf: output
+ * @len: room in @buf
+ * @hdr: the header; @hdr->hdrlen is not read
+ *
+ * Encodes what @hdr describes or nothing: a Read list of at most the
+ * one segment @hdr->read, at position zero; no Write list; a Reply
+ * chunk of at most the one segment @hdr->reply_seg. rdma_inv_handle
+ * goes out only under a @base that has it.
+ *
+ * Return: octets written; -EINVAL for a header this cannot express (a
+ * @hdr->proc other than MSG or NOMSG, a bad direction, Write chunks,
+ * more segments, an rdma_inv_handle under -01); or -EMSGSIZE.
+ */
+int rpcrdma_xchar_encode_msghdr(const struct rpcrdma_xchar_base *base,
+				void *buf, size_t len,
+				const struct rpcrdma_xchar_msghdr *hdr)
+{
+	struct xchar_wbuf w;
+
+	if ((hdr->proc != RPCRDMA_XCHAR_PROC_MSG &&
+	     hdr->proc != RPCRDMA_XCHAR_PROC_NOMSG) ||
+	    hdr->dir > RPCRDMA_XCHAR_REPLY ||
+	    (hdr->inv_handle && !base->inv_handle) ||
+	    hdr->nreads != hdr->pos0 || hdr->nwrites ||
+	    hdr->nreply > hdr->reply)
+		return -EINVAL;
+	xchar_wbuf_init(&w, buf, len);
+	xchar_put_u32(&w, hdr->xid);
+	xchar_put_u32(&w, RPCRDMA_XCHAR_VERSION);
+	xchar_put_u32(&w, hdr->credit);
+	xchar_put_u32(&w, hdr->proc);
+	xchar_put_u32(&w, hdr->dir);
+	if (base->inv_handle)
+		xchar_put_u32(&w, hdr->inv_handle);
+	if (hdr->pos0) {
+		xchar_put_u32(&w, 1);
+		xchar_put_u32(&w, 0);
+		xchar_put_segment(&w, &hdr->read);
+	}
+	xchar_put_u32(&w, 0);		/* end of the Read list */
+	xchar_put_u32(&w, 0);		/* no Write list */
+	xchar_put_u32(&w, hdr->reply);
+	if (hdr->reply)
+		xchar_put_u32(&w, hdr->nreply);
+	if (hdr->nreply)
+		xchar_put_segment(&w, &hdr->reply_seg);
+	return xchar_wbuf_done(&w);
+}
+
+/**
+ * rpcrdma_xchar_encode_error - Encode an RDMA2_ERROR header
+ * @base: the Version Two text the peer follows
+ * @buf: output
+ * @len: room in @buf
+ * @err: the header: rdma_xid and rdma_vers copied from the message in
+ *	error, a code of @base, and its arguments when it has any
+ *
+ * Return: octets written, -EINVAL for a code @base does not define, or
+ * -EMSGSIZE.
+ */
+int rpcrdma_xchar_encode_error(const struct rpcrdma_xchar_base *base,
+			       void *buf, size_t len,
+			       const struct rpcrdma_xchar_errhdr *err)
+{
+	struct xchar_wbuf w;
+
+	if (!xchar_err_known(base, err->err))
+		return -EINVAL;
+	xchar_wbuf_init(&w, buf, len);
+	xchar_put_u32(&w, err->xid);
+	xchar_put_u32(&w, err->vers);
+	xchar_put_u32(&w, err->credit);
+	xchar_put_u32(&w, RPCRDMA_XCHAR_PROC_ERROR);
+	xchar_put_u32(&w, err->err);
+	if (xchar_err_args(base, err->vers, err->err)) {
+		xchar_put_u32(&w, err->arg[0]);
+		xchar_put_u32(&w, err->arg[1]);
+	}
+	return xchar_wbuf_done(&w);
+}
+
 /**
  * rpcrdma_xchar_status_name - Name a decoding outcome
  * @status: a value of enum rpcrdma_xchar_status
@@ -723,12 +1062,12 @@ const char *rpcrdma_xchar_status_name(enum rpcrdma_xchar_status status)
 		return "xdr_overrun";
 	case RPCRDMA_XCHAR_BAD_PROPVAL:
 		return "bad_propval";
-	case RPCRDMA_XCHAR_DUPLICATE:
-		return "duplicate_prop";
 	case RPCRDMA_XCHAR_NOT_V2:
 		return "not_version_2";
 	case RPCRDMA_XCHAR_NOT_OPTIONAL:
 		return "not_optional";
+	case RPCRDMA_XCHAR_OTHER_PROC:
+		return "other_proc";
 	}
 	return "unknown";
 }
@@ -773,4 +1112,36 @@ const char *rpcrdma_xchar_opt_name(u32 opttype)
 		return "ROPT_UPDPROP";
 	}
 	return "unknown";
+}
+
+static const char *const xchar_err_names_01[] = {
+	[RPCRDMA_XCHAR_ERR_VERS]		= "RDMA2_ERR_VERS",
+	[RPCRDMA_XCHAR_ERR_BAD_HEADER]		= "RDMA2_ERR_BAD_HEADER",
+	[RPCRDMA_XCHAR_ERR_INVAL_OPTION]	= "RDMA2_ERR_INVAL_OPTION",
+};
+
+static const char *const xchar_err_names_wc[] = {
+	[RPCRDMA_XCHAR_WC_ERR_VERS]		= "RDMA2_ERR_VERS",
+	[RPCRDMA_XCHAR_WC_ERR_BAD_XDR]		= "RDMA2_ERR_BAD_XDR",
+	[RPCRDMA_XCHAR_WC_ERR_REPLY_RESOURCE]	= "RDMA2_ERR_REPLY_RESOURCE",
+	[RPCRDMA_XCHAR_WC_ERR_INVAL_PROC]	= "RDMA2_ERR_INVAL_PROC",
+	[RPCRDMA_XCHAR_WC_ERR_INVAL_OPTION]	= "RDMA2_ERR_INVAL_OPTION",
+	[RPCRDMA_XCHAR_WC_ERR_SYSTEM]		= "RDMA2_ERR_SYSTEM",
+};
+
+/**
+ * rpcrdma_xchar_err_name - Name an rdma_err value
+ * @base: the Version Two text that defines it
+ * @err: an rdma_err
+ *
+ * Return: the name @base gives @err, or "unknown".
+ */
+const char *rpcrdma_xchar_err_name(const struct rpcrdma_xchar_base *base,
+				   u32 err)
+{
+	if (!xchar_err_known(base, err))
+		return "unknown";
+	if (base->id == RPCRDMA_XCHAR_BASE_WC)
+		return xchar_err_names_wc[err];
+	return xchar_err_names_01[err];
 }

@@ -8,8 +8,9 @@
  * place, so the probe's endpoint and the tests agree on it:
  *
  *  - a peer's properties are the defaults of Table 1 until its
- *    ROPT_CONNPROP arrives; those it leaves out, and those it names in
- *    opticonnpr_nochg, may not change afterwards (Section 4.1);
+ *    ROPT_CONNPROP arrives; those it leaves out may not change
+ *    afterwards, nor be asked to; those it names in opticonnpr_nochg
+ *    are only "not expected to change" (Section 4.1);
  *  - this endpoint's Receive Buffer Size is raised only once every
  *    receive posted at the old size is gone, and only then is the peer
  *    told; it is lowered only when the peer asks (Section 3.1);
@@ -17,7 +18,11 @@
  *    Size is pending, it sends at the lower size (Section 3.1);
  *  - a ROPT_RESPROP is matched to the one outstanding ROPT_REQPROP by
  *    rdma_xid, and a property its subsets do not place exactly once
- *    counts as rejected (Section 4.3).
+ *    counts as rejected (Section 4.3);
+ *  - a peer that answers this endpoint's CONNPROP or REQPROP with
+ *    RDMA2_ERR_INVAL_OPTION lacks the extension (Section 4): what was
+ *    pending is dropped, the defaults stay in force for what it never
+ *    said, and no property message goes to it again.
  */
 
 #include <linux/types.h>
@@ -90,20 +95,29 @@ int rpcrdma_xchar_ep_init(struct rpcrdma_xchar_ep *ep,
 /**
  * rpcrdma_xchar_ep_connprop - Encode this endpoint's ROPT_CONNPROP
  * @ep: endpoint
+ * @xid: the rdma_xid it goes out with
  * @buf: output: rdma_optinfo
  * @len: room in @buf
  *
  * All three basic properties, in propid order, so that position N
- * holds propid N + 1; opticonnpr_nochg names the fixed ones.
+ * holds propid N + 1; opticonnpr_nochg names the fixed ones. @xid is
+ * kept, to recognise the peer's RDMA2_ERR_INVAL_OPTION to it.
  *
- * Return: octets written or a negative errno from the encoder.
+ * Return: octets written; -EALREADY when sent before; -EOPNOTSUPP when
+ * the peer lacks the extension; or a negative errno from the encoder.
  */
-int rpcrdma_xchar_ep_connprop(const struct rpcrdma_xchar_ep *ep, void *buf,
+int rpcrdma_xchar_ep_connprop(struct rpcrdma_xchar_ep *ep, u32 xid, void *buf,
 			      size_t len)
 {
 	struct rpcrdma_xchar_prop start[RPCRDMA_XCHAR_PROP_MAX];
 	struct rpcrdma_xchar_mask nochg = { };
 	u32 which;
+	int ret;
+
+	if (ep->peer_lacks)
+		return -EOPNOTSUPP;
+	if (ep->connprop_sent)
+		return -EALREADY;
 
 	for (which = 1; which <= RPCRDMA_XCHAR_PROP_MAX; which++) {
 		start[which - 1].which = which;
@@ -112,8 +126,53 @@ int rpcrdma_xchar_ep_connprop(const struct rpcrdma_xchar_ep *ep, void *buf,
 		if (ep->lim.fixed & BIT(which))
 			rpcrdma_xchar_mask_set(&nochg, which - 1);
 	}
-	return rpcrdma_xchar_encode_connprop(buf, len, start,
-					     RPCRDMA_XCHAR_PROP_MAX, &nochg);
+	ret = rpcrdma_xchar_encode_connprop(buf, len, start,
+					    RPCRDMA_XCHAR_PROP_MAX, &nochg);
+	if (ret < 0)
+		return ret;
+	ep->connprop_sent = true;
+	ep->connprop_xid = xid;
+	return ret;
+}
+
+/* An answer to this endpoint's CONNPROP, or to its pending REQPROP */
+static bool xchar_is_ours(const struct rpcrdma_xchar_ep *ep, u32 xid)
+{
+	return (ep->connprop_sent && xid == ep->connprop_xid) ||
+	       ((ep->req_pending || ep->peer_lacks) && xid == ep->req_xid &&
+		ep->nreq);
+}
+
+/**
+ * rpcrdma_xchar_ep_recv_inval_option - The peer refused a property message
+ * @ep: endpoint
+ * @xid: rdma_xid of its RDMA2_ERROR with RDMA2_ERR_INVAL_OPTION
+ *
+ * Section 4: a peer without the extension answers every ROPT message
+ * so, "as if every request were rejected". A refused CONNPROP means the
+ * peer took in none of this endpoint's properties, and a peer that
+ * does not take REQPROP would leave any later request unanswered, so
+ * either ends the exchange: the pending request counts as rejected,
+ * a raise under way is abandoned (it was never announced), the peer's
+ * properties stay as they are (Table 1 defaults, unless its CONNPROP
+ * came) and nothing of the extension is sent to it again. A second
+ * refusal, of a request that crossed the first, changes nothing.
+ *
+ * Return: 0, or -ENOENT when @xid is none of this endpoint's property
+ * messages (the error is then ignored and counted).
+ */
+int rpcrdma_xchar_ep_recv_inval_option(struct rpcrdma_xchar_ep *ep, u32 xid)
+{
+	if (!xchar_is_ours(ep, xid)) {
+		ep->ignored++;
+		return -ENOENT;
+	}
+	ep->peer_lacks = true;
+	ep->req_pending = false;
+	ep->req_rbsiz = 0;
+	ep->raise_to = 0;
+	ep->raise_answer = false;
+	return 0;
 }
 
 /**
@@ -121,10 +180,11 @@ int rpcrdma_xchar_ep_connprop(const struct rpcrdma_xchar_ep *ep, void *buf,
  * @ep: endpoint
  * @msg: decoded optinfo_connprop
  *
- * Section 4.1: properties left out keep their default and may not
- * change; those in opticonnpr_nochg may not change either. A second
- * CONNPROP on the connection is ignored (the draft is silent; applying
- * it would let a peer change what it promised to keep).
+ * Section 4.1: properties left out keep their default and "are not
+ * allowed to change"; those in opticonnpr_nochg are "not expected to
+ * change", which is advice, not a rule. A second CONNPROP on the
+ * connection is ignored (the draft is silent; applying it would undo
+ * what the first one fixed).
  *
  * Return: 0, or -EALREADY for a second CONNPROP.
  */
@@ -139,11 +199,14 @@ int rpcrdma_xchar_ep_recv_connprop(struct rpcrdma_xchar_ep *ep,
 		return -EALREADY;
 	}
 	ep->peer_connprop = true;
-	ep->peer_fixed = 0;
+	ep->peer_absent = 0;
+	ep->peer_nochg = 0;
 	for (which = 1; which <= RPCRDMA_XCHAR_PROP_MAX; which++) {
-		if (!rpcrdma_xchar_propset_has(set, which) ||
-		    rpcrdma_xchar_subset_test(&msg->nochg, set->pos[which]))
-			ep->peer_fixed |= BIT(which);
+		if (!rpcrdma_xchar_propset_has(set, which))
+			ep->peer_absent |= BIT(which);
+		else if (rpcrdma_xchar_subset_test(&msg->nochg,
+						   set->pos[which]))
+			ep->peer_nochg |= BIT(which);
 		xchar_put(&ep->peer, which, xchar_get(&set->val, which));
 	}
 	return 0;
@@ -154,10 +217,12 @@ int rpcrdma_xchar_ep_recv_connprop(struct rpcrdma_xchar_ep *ep,
  * @ep: endpoint
  * @msg: decoded optinfo_updprop
  *
- * Each property the peer may change takes its new value. A propval
- * for a property it said would not change is ignored and counted. An
- * UPDPROP before the peer's CONNPROP is ignored as a whole: until then
- * it is unknown which properties may change.
+ * Each property takes its new value, one in opticonnpr_nochg too: the
+ * peer has changed it after all, and a sender that kept the old value
+ * could break it. A propval for a property its CONNPROP left out is
+ * ignored and counted (Section 4.1). An UPDPROP before the peer's
+ * CONNPROP is ignored as a whole: until then it is unknown which
+ * properties may change.
  *
  * Return: 0, or -EPROTO when no CONNPROP came first.
  */
@@ -173,7 +238,7 @@ int rpcrdma_xchar_ep_recv_updprop(struct rpcrdma_xchar_ep *ep,
 	for (which = 1; which <= RPCRDMA_XCHAR_PROP_MAX; which++) {
 		if (!rpcrdma_xchar_propset_has(&msg->now, which))
 			continue;
-		if (ep->peer_fixed & BIT(which)) {
+		if (ep->peer_absent & BIT(which)) {
 			ep->ignored++;
 			continue;
 		}
@@ -209,7 +274,7 @@ static int xchar_check_request(const struct rpcrdma_xchar_ep *ep,
 		if (which == RPCRDMA_XCHAR_PROP_RBSIZ &&
 		    xchar_wanted(&want[i]) < RPCRDMA_XCHAR_RBSIZ_MIN)
 			return -EINVAL;
-		if (ep->peer_fixed & BIT(which))
+		if (ep->peer_absent & BIT(which))
 			return -EPERM;
 	}
 	return 0;
@@ -222,13 +287,18 @@ static int xchar_check_request(const struct rpcrdma_xchar_ep *ep,
  * @want: optreqpr_want, which the caller then encodes
  * @n: entries of @want
  *
- * One request at a time. Only basic properties the peer announced as
- * changeable may be asked for (Section 4.1), and a Receive Buffer Size
- * no smaller than %RPCRDMA_XCHAR_RBSIZ_MIN. A request to lower the
- * peer's Receive Buffer Size lowers the send limit at once (3.1).
+ * One request at a time, for basic properties only, and a Receive
+ * Buffer Size no smaller than %RPCRDMA_XCHAR_RBSIZ_MIN. Section 3 lets
+ * a partner "always request a change": before the peer's CONNPROP
+ * (every property has its default until then) and for a property in
+ * its opticonnpr_nochg, which it may reject. Only a property its
+ * CONNPROP left out is refused here, as Section 4.1 says "the peer
+ * should not request changes in such properties". A request to lower
+ * the peer's Receive Buffer Size lowers the send limit at once (3.1).
  *
- * Return: 0; -EBUSY while a request is pending; -EPERM before the
- * peer's CONNPROP or for a property it keeps fixed; -EINVAL otherwise.
+ * Return: 0; -EOPNOTSUPP when the peer lacks the extension; -EBUSY
+ * while a request is pending; -EPERM for a property its CONNPROP left
+ * out; -EINVAL otherwise.
  */
 int rpcrdma_xchar_ep_request(struct rpcrdma_xchar_ep *ep, u32 xid,
 			     const struct rpcrdma_xchar_prop *want, u32 n)
@@ -236,10 +306,10 @@ int rpcrdma_xchar_ep_request(struct rpcrdma_xchar_ep *ep, u32 xid,
 	u32 i, size;
 	int ret;
 
+	if (ep->peer_lacks)
+		return -EOPNOTSUPP;
 	if (ep->req_pending)
 		return -EBUSY;
-	if (!ep->peer_connprop)
-		return -EPERM;
 	ret = xchar_check_request(ep, want, n);
 	if (ret)
 		return ret;
@@ -393,9 +463,11 @@ static void xchar_answer_flag(struct rpcrdma_xchar_ep *ep, u32 which,
  * largest this endpoint can post; a larger one is answered only when
  * every receive of the old size is gone, see
  * rpcrdma_xchar_ep_receives_posted(). While such an answer is
- * outstanding, further requests are rejected as a whole.
+ * outstanding, further requests are rejected as a whole. A peer that
+ * refused this endpoint's property messages gets no answer at all.
  *
- * Return: 0 when @ans is to be sent now, 1 when it is deferred.
+ * Return: 0 when @ans is to be sent now, 1 when it is deferred, or
+ * -EOPNOTSUPP (counted as ignored) when the peer lacks the extension.
  */
 int rpcrdma_xchar_ep_recv_reqprop(struct rpcrdma_xchar_ep *ep, u32 xid,
 				  const struct rpcrdma_xchar_reqprop *msg,
@@ -409,6 +481,10 @@ int rpcrdma_xchar_ep_recv_reqprop(struct rpcrdma_xchar_ep *ep, u32 xid,
 
 	memset(ans, 0, sizeof(*ans));
 	ans->xid = xid;
+	if (ep->peer_lacks) {
+		ep->ignored++;
+		return -EOPNOTSUPP;
+	}
 	for (which = 1; which <= RPCRDMA_XCHAR_PROP_MAX; which++) {
 		if (!rpcrdma_xchar_propset_has(set, which))
 			continue;
@@ -446,12 +522,15 @@ int rpcrdma_xchar_ep_recv_reqprop(struct rpcrdma_xchar_ep *ep, u32 xid,
  * ROPT_UPDPROP (rpcrdma_xchar_ep_receives_posted()). Lowering without
  * the peer's request is not allowed (Section 3.1).
  *
- * Return: 0; -EBUSY while a raise is under way; -EPERM to lower, or
- * when the size was announced as fixed; -EINVAL for no change or more
- * than this endpoint can post.
+ * Return: 0; -EOPNOTSUPP when the peer lacks the extension, so could
+ * never be told; -EBUSY while a raise is under way; -EPERM to lower,
+ * or when the size was announced as fixed; -EINVAL for no change or
+ * more than this endpoint can post.
  */
 int rpcrdma_xchar_ep_raise_rbsiz(struct rpcrdma_xchar_ep *ep, u32 size)
 {
+	if (ep->peer_lacks)
+		return -EOPNOTSUPP;
 	if (ep->raise_to)
 		return -EBUSY;
 	if (size < ep->local.rbsiz ||
@@ -542,7 +621,8 @@ bool rpcrdma_xchar_ep_call_needs_pos0(const struct rpcrdma_xchar_ep *ep,
  *
  * The responder judges by the Receive Buffer Size it believes this
  * endpoint has. A peer that sent no CONNPROP may not have taken in
- * ours either, so it is then assumed to believe the default.
+ * ours either, and one that refused a property message did not, so it
+ * is then assumed to believe the default.
  *
  * Return: true when such a Reply might not be sent inline.
  */
@@ -551,7 +631,7 @@ bool rpcrdma_xchar_ep_call_needs_reply_chunk(const struct rpcrdma_xchar_ep *ep,
 {
 	u32 limit = ep->local.rbsiz;
 
-	if (!ep->peer_connprop)
+	if (!ep->peer_connprop || ep->peer_lacks)
 		limit = min(limit, RPCRDMA_XCHAR_DEFAULT_RBSIZ);
 	return max_reply_len > limit;
 }
@@ -574,8 +654,9 @@ bool rpcrdma_xchar_ep_reply_needs_chunk(const struct rpcrdma_xchar_ep *ep,
  * @ep: endpoint, as responder
  * @inv_handle: rdma_inv_handle of the Call answered
  *
- * Section 3.2 with the Version Two draft's rdma_inv_handle: only when
- * the requester set Requester Remote Invalidation and named a handle.
+ * Section 3.2: only when the requester set Requester Remote
+ * Invalidation, and only for a handle it offers, which @inv_handle
+ * names (0: none).
  *
  * Return: true when Send With Invalidate is allowed.
  */
@@ -583,6 +664,30 @@ bool rpcrdma_xchar_ep_may_send_inv(const struct rpcrdma_xchar_ep *ep,
 				   u32 inv_handle)
 {
 	return ep->peer.reqreminv && inv_handle;
+}
+
+/**
+ * rpcrdma_xchar_ep_reply_inv - rdma_inv_handle of a Reply, and how to send it
+ * @ep: endpoint, as responder
+ * @call_inv: the handle the Call offers: its rdma_inv_handle under the
+ *	working copy; under -01, which has no such field, one of its
+ *	chunks' handles; 0 for none
+ * @swi: output: send the Reply by Send With Invalidate of @call_inv
+ *
+ * The working copy's Remote Invalidation section: "the responder
+ * copies the value of the rdma_inv_handle field set by the requester"
+ * into the Reply. That holds when Send With Invalidate is not allowed
+ * too: the requester learns from its receive completion, not from the
+ * header, whether the handle is gone. Whether it is allowed is Section
+ * 3.2's rule, rpcrdma_xchar_ep_may_send_inv().
+ *
+ * Return: the value for the Reply's rdma_inv_handle.
+ */
+u32 rpcrdma_xchar_ep_reply_inv(const struct rpcrdma_xchar_ep *ep,
+			       u32 call_inv, bool *swi)
+{
+	*swi = rpcrdma_xchar_ep_may_send_inv(ep, call_inv);
+	return call_inv;
 }
 
 /**

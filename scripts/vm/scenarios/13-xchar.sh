@@ -3,7 +3,7 @@
 # Scenario 13: experimental RPC-over-RDMA Version Two transport
 # properties (draft-dnoveck-nfsv4-rpcrdma-xcharext-03, issue 42), not in
 # make check's lists: two rpcrdma-cm-probe --v2 over rxe, then over siw.
-SC_DESC="Version Two transport properties: two probe --v2 exchange CONNPROP, REQPROP/RESPROP, UPDPROP and NULL Calls inline and by chunk, over rxe and siw; every Send fits the receiver's size in force on the wire"
+SC_DESC="Version Two transport properties: two probe --v2 exchange CONNPROP, REQPROP/RESPROP, UPDPROP and NULL Calls inline and by chunk, and carry on when one side lacks the extension (INVAL_OPTION), over rxe and siw; every Send fits the receiver's size in force on the wire, none follows an INVAL_OPTION"
 sc_run() {
 	# shellcheck source=scripts/vm/scenarios/probe-lib.bash
 	. "$SCDIR/probe-lib.bash"
@@ -23,7 +23,8 @@ sc_run() {
 
 # sc_wire_v2 RUN: replay the pair's capture (scripts/vm/wirecheck-v2.py):
 # every Send the probes reported (the client guest's RPCRDMA-V2SENT
-# lines) must be on the wire, and fit the receiver's size in force.
+# lines) must be on the wire, and fit the receiver's size in force; no
+# property message may follow an RDMA2_ERR_INVAL_OPTION to its sender.
 sc_wire_v2() {
 	local dir=$VM_RUNDIR/$SC_NUM-$1 out
 	if [ ! -s "$dir/wire.pcap" ]; then
