@@ -982,6 +982,31 @@ fix_apply_diff() {
 	done < <(sed -n 's|^+++ b/||p' "$2")
 }
 
+# fix_git_am DIR SERIES: git am of SERIES' patches in a repository of
+# the pristine files they touch
+fix_git_am() {
+	local dir=$1 sdir=$2 p log
+	local -a patches=()
+	log=$CK_LOG/am-$(echo "${sdir#"$OUT"/}" | tr '/' '-').log
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	for p in "$sdir"/00[0-9][0-9]-*.patch; do
+		[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
+	done
+	while IFS= read -r p; do
+		mkdir -p "$dir/$(dirname "$p")"
+		cp "$KSRC_DIR/$p" "$dir/$p" || return 1
+	done < <(sed -n 's|^+++ b/||p' "${patches[@]}" | sort -u)
+	# a scratch repository: its commits are nobody's
+	local name=patches-check email=patches-check@invalid
+	{ git -C "$dir" init -q && git -C "$dir" add -A &&
+		git_as "$dir" commit -q -m pristine &&
+		git_as "$dir" am -q "${patches[@]}"; } >"$log" 2>&1
+	local rc=$?
+	rm -rf "$dir"
+	return $rc
+}
+
 # fix_check_patch PATCH MSG LABEL: checkpatch --strict on PATCH (only the
 # missing Fixes: may remain, and only when MSG says why there is none),
 # and its To:/Cc: from get_maintainer.pl. Appends to RESULTS.
@@ -1077,6 +1102,16 @@ do_fix_check() {
 			msg "check: $line"
 			fix_check_patch "$p" "${msgs[$((n - 1))]}" "$d patch $n"
 		done
+	done
+	# every series with git am, as its readers will apply it
+	for d in "$@"; do
+		if fix_git_am "$tree.am" "$OUT/$d"; then
+			RESULTS+=("$d: git am applies the series to the pristine files")
+		else
+			RESULTS+=("$d: git am FAILED (build/patches/check/am-${d//\//-}.log)")
+			FAILED=1
+		fi
+		msg "check: ${RESULTS[-1]}"
 	done
 	# every series in order: the fixes-only module
 	t0=$SECONDS
