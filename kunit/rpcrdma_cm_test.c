@@ -34,7 +34,10 @@
  * @desc: what the case shows
  * @server: the accepting side (svcrdma) rather than the client
  * @frwr: the device has IB_DEVICE_MEM_MGT_EXTENSIONS
- * @pdata: the pdata module parameter
+ * @pdata: the pdata module parameter as the connection begins
+ * @flip: the pdata parameter is inverted between the connection's two
+ *	CM events (the server's CONNECT_REQUEST and accept, the client's
+ *	connect and ESTABLISHED); the connection keeps the first value
  * @reminv: the remote_invalidate module parameter
  * @max_send: what the role's hook passes as this side's Send limit
  * @max_recv: what the role's hook passes as this side's Receive limit
@@ -53,6 +56,7 @@ struct rpcrdma_cm_test_param {
 	bool				server;
 	bool				frwr;
 	bool				pdata;
+	bool				flip;
 	bool				reminv;
 	u32				max_send;
 	u32				max_recv;
@@ -272,6 +276,33 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_COUNTERS,
 	},
 	{
+		/* Parsed the client's message, then advertises it too */
+		.desc = "server: pdata 1 -> 0 between CONNECT_REQUEST and accept",
+		.server = true, .frwr = true, .pdata = true, .flip = true,
+		.reminv = true, .max_send = 4096, .max_recv = 4096,
+		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
+		.peer_len = RPCRDMA_CM_TEST_REQ_LEN,
+		.adv = RPCRDMA_CM_TEST_MSG(0x01, 3, 3), .adv_len = 8,
+		.status = RPCRDMA_PDATA_PRESENT,
+		.send = 4096, .recv = 4096, .remote_inv = true,
+		.line = RPCRDMA_CM_TEST_SRV
+			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) RPCRDMA_CM_TEST_COUNTERS,
+	},
+	{
+		.desc = "server: pdata 0 -> 1 between CONNECT_REQUEST and accept",
+		.server = true, .frwr = true, .pdata = false, .flip = true,
+		.reminv = true, .max_send = 4096, .max_recv = 4096,
+		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
+		.peer_len = RPCRDMA_CM_TEST_REQ_LEN,
+		.adv_len = 0,
+		.status = RPCRDMA_PDATA_DISABLED,
+		.send = 1024, .recv = 1024, .remote_inv = false,
+		.line = RPCRDMA_CM_TEST_SRV
+			RPCRDMA_CM_TEST_NONE("disabled")
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_COUNTERS,
+	},
+	{
 		.desc = "client: defaults, server 4096/4096 with R",
 		.server = false, .frwr = true, .pdata = true, .reminv = true,
 		.max_send = 4096, .max_recv = 4096,
@@ -327,6 +358,33 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.desc = "client: pdata=0 sends none and ignores the server's",
 		.server = false, .frwr = true, .pdata = false, .reminv = true,
 		.max_send = 4096, .max_recv = 4096,
+		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
+		.peer_len = RPCRDMA_CM_TEST_REP_LEN,
+		.adv_len = 0,
+		.status = RPCRDMA_PDATA_DISABLED,
+		.send = 1024, .recv = 1024, .remote_inv = false,
+		.line = RPCRDMA_CM_TEST_CLI
+			RPCRDMA_CM_TEST_NONE("disabled")
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) "\n",
+	},
+	{
+		/* Advertised 4096: the server's 4096 Replies must fit */
+		.desc = "client: pdata 1 -> 0 between connect and ESTABLISHED",
+		.server = false, .frwr = true, .pdata = true, .flip = true,
+		.reminv = true, .max_send = 4096, .max_recv = 4096,
+		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
+		.peer_len = RPCRDMA_CM_TEST_REP_LEN,
+		.adv = RPCRDMA_CM_TEST_MSG(0x01, 3, 3), .adv_len = 8,
+		.status = RPCRDMA_PDATA_PRESENT,
+		.send = 4096, .recv = 4096, .remote_inv = true,
+		.line = RPCRDMA_CM_TEST_CLI
+			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) "\n",
+	},
+	{
+		.desc = "client: pdata 0 -> 1 between connect and ESTABLISHED",
+		.server = false, .frwr = true, .pdata = false, .flip = true,
+		.reminv = true, .max_send = 4096, .max_recv = 4096,
 		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
 		.peer_len = RPCRDMA_CM_TEST_REP_LEN,
 		.adv_len = 0,
@@ -435,7 +493,7 @@ static const char *rpcrdma_cm_test_show(struct kunit *test)
  * Drive the shared helpers in the order each role's hooks call them:
  * the server parses the client's REQ before it accepts, the client
  * advertises before it connects and parses the server's REP once
- * established.
+ * established. A flip inverts the pdata parameter between the two.
  */
 static void rpcrdma_cm_test_connect(struct kunit *test,
 				    const struct rpcrdma_cm_test_param *p,
@@ -448,12 +506,15 @@ static void rpcrdma_cm_test_connect(struct kunit *test,
 	};
 	struct ib_device *device = rpcrdma_cm_test_device(test, p->frwr);
 
-	rpcrdma_cm_set_peer(conn, rpcrdma_cm_test_id(test, p->server),
-			    p->server);
+	rpcrdma_cm_begin(conn, rpcrdma_cm_test_id(test, p->server), p->server);
 	if (p->server)
 		rpcrdma_cm_parse(conn, &param);
 	rpcrdma_cm_set_local(conn, device, p->max_send, p->max_recv);
+	if (p->server && p->flip)
+		rpcrdma_cm_pdata = !p->pdata;
 	rpcrdma_cm_advertise(conn, adv, adv_len);
+	if (!p->server && p->flip)
+		rpcrdma_cm_pdata = !p->pdata;
 	if (!p->server)
 		rpcrdma_cm_parse(conn, &param);
 	rpcrdma_cm_negotiate(conn);
@@ -524,7 +585,7 @@ static void rpcrdma_cm_test_ipv6_case(struct kunit *test)
 	sin6->sin6_addr.s6_addr[3] = 0xb8;
 	sin6->sin6_addr.s6_addr[15] = 0x07;
 
-	rpcrdma_cm_set_peer(conn, id, false);
+	rpcrdma_cm_begin(conn, id, false);
 	conn->status = RPCRDMA_PDATA_NO_DATA;
 	conn->local.max_send = 4096;
 	conn->local.max_recv = 4096;

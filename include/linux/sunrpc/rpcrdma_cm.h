@@ -23,6 +23,8 @@
  * @linked: @list is on the registry
  * @server: this side accepted the connection (svcrdma)
  * @peer_closed: server: the CM reported the client's disconnect
+ * @pdata: this connection exchanges private data: the pdata parameter
+ *	as it was when the connection began, used by advertise and parse
  * @peer: the peer's address
  * @status: outcome of parsing the peer's private data
  * @peer_msg: the peer's message, valid when @status is present
@@ -36,6 +38,7 @@ struct rpcrdma_cm_conn {
 	bool				linked;
 	bool				server;
 	bool				peer_closed;
+	bool				pdata;
 	struct sockaddr_storage		peer;
 	enum rpcrdma_pdata_status	status;
 	struct rpcrdma_pdata		peer_msg;
@@ -68,8 +71,8 @@ bool rpcrdma_cm_reminv_allowed(const struct ib_device *device);
 void rpcrdma_cm_set_local(struct rpcrdma_cm_conn *conn,
 			  const struct ib_device *device,
 			  u32 max_send, u32 max_recv);
-void rpcrdma_cm_set_peer(struct rpcrdma_cm_conn *conn,
-			 const struct rdma_cm_id *id, bool server);
+void rpcrdma_cm_begin(struct rpcrdma_cm_conn *conn,
+		      const struct rdma_cm_id *id, bool server);
 void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len);
 void rpcrdma_cm_parse(struct rpcrdma_cm_conn *conn,
 		      const struct rdma_conn_param *param);

@@ -115,23 +115,31 @@ void rpcrdma_cm_set_local(struct rpcrdma_cm_conn *conn,
 }
 
 /**
- * rpcrdma_cm_set_peer - Record a connection's role and peer address
+ * rpcrdma_cm_begin - Start a connection's RFC 8797 state
  * @conn: connection state
  * @id: the connection's CM ID
  * @server: true for svcrdma, false for xprtrdma
+ *
+ * Records the role and the peer's address, and reads the pdata
+ * parameter once: advertise and parse run at different CM events, and
+ * a write to the parameter between them must not leave this side
+ * advertising by one value and parsing by the other (a client that
+ * sized its Receives at 1024 while the server negotiated 4096).
  */
-void rpcrdma_cm_set_peer(struct rpcrdma_cm_conn *conn,
-			 const struct rdma_cm_id *id, bool server)
+void rpcrdma_cm_begin(struct rpcrdma_cm_conn *conn,
+		      const struct rdma_cm_id *id, bool server)
 {
 	conn->server = server;
+	conn->pdata = rpcrdma_cm_pdata_enabled();
 	memcpy(&conn->peer, &id->route.addr.dst_addr, sizeof(conn->peer));
 }
 
 /**
  * rpcrdma_cm_advertise - Build this side's private data message
- * @conn: connection state with @conn->local filled in
+ * @conn: connection state, begun, with @conn->local filled in
  * @buf: output, at least %RPCRDMA_PDATA_V1_LEN octets
- * @len: output, octets to hand to the CM (0 when pdata=0)
+ * @len: output, octets to hand to the CM (0 when pdata was 0 as the
+ *	 connection began)
  *
  * The advertised sizes are recorded as the codec will encode them
  * (rounded down to a multiple of 1024, within 1024..262144).
@@ -140,7 +148,7 @@ void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len)
 {
 	conn->local.max_send = rpcrdma_pdata_clamp_size(conn->local.max_send);
 	conn->local.max_recv = rpcrdma_pdata_clamp_size(conn->local.max_recv);
-	if (rpcrdma_cm_pdata_enabled()) {
+	if (conn->pdata) {
 		rpcrdma_pdata_build(buf, &conn->local);
 		*len = RPCRDMA_PDATA_V1_LEN;
 	} else {
@@ -152,15 +160,16 @@ void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len)
 
 /**
  * rpcrdma_cm_parse - Search the peer's private data for RFC 8797
- * @conn: connection state
+ * @conn: connection state, begun
  * @param: connection parameters from the CM event
  *
- * With pdata=0 the peer's data is ignored and the status is "disabled".
+ * When pdata was 0 as the connection began, the peer's data is ignored
+ * and the status is "disabled".
  */
 void rpcrdma_cm_parse(struct rpcrdma_cm_conn *conn,
 		      const struct rdma_conn_param *param)
 {
-	if (!rpcrdma_cm_pdata_enabled())
+	if (!conn->pdata)
 		conn->status = RPCRDMA_PDATA_DISABLED;
 	else
 		conn->status = rpcrdma_pdata_parse(param->private_data,

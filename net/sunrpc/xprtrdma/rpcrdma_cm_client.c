@@ -34,7 +34,7 @@ void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
 
 	BUILD_BUG_ON(sizeof(ep->re_cm_private) != RPCRDMA_PDATA_V1_LEN);
 
-	rpcrdma_cm_set_peer(conn, ep->re_id, false);
+	rpcrdma_cm_begin(conn, ep->re_id, false);
 	rpcrdma_cm_set_local(conn, device, ep->re_inline_send,
 			     ep->re_inline_recv);
 	rpcrdma_cm_advertise(conn, &ep->re_cm_private, &len);

@@ -30,7 +30,7 @@ void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
 {
 	struct rpcrdma_cm_conn *conn = &rdma->sc_cm;
 
-	rpcrdma_cm_set_peer(conn, rdma->sc_cm_id, true);
+	rpcrdma_cm_begin(conn, rdma->sc_cm_id, true);
 	rpcrdma_cm_parse(conn, param);
 	/* Decided at accept, once this side's limits are known */
 	rdma->sc_snd_w_inv = false;
