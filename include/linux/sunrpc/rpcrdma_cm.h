@@ -94,6 +94,20 @@ void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep);
 void rpcrdma_cm_cq_lockdep_class(struct ib_cq *cq);
 void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
 
+/* svc_rdma_cm_calc.c: the server hooks' arithmetic, on plain values */
+/* How long a detach waits for the Work Requests posted on its QP */
+#define SVC_RDMA_CM_DRAIN_TIMEOUT	HZ
+/* The least a detach waits when it shares an earlier detach's wait */
+#define SVC_RDMA_CM_DRAIN_SHARED	(HZ / 5)
+unsigned int svc_rdma_cm_chunk_hdrlen(u32 segcount);
+unsigned int svc_rdma_cm_short_hdrlen(unsigned int write_hdrlen,
+				      u32 reply_segcount);
+bool svc_rdma_cm_inline_fits(unsigned int hdrlen, unsigned int msglen,
+			     u32 send_thresh);
+unsigned int svc_rdma_cm_bc_payload(u32 send_thresh);
+long svc_rdma_cm_drain_time(unsigned long now, unsigned long end,
+			    bool *shared);
+
 /* svc_rdma_cm.c: svcrdma hooks */
 void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
 		       const struct rdma_conn_param *param);
