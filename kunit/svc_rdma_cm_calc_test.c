@@ -154,6 +154,24 @@ static const struct svc_rdma_cm_test_drain svc_rdma_cm_test_drains[] = {
 		.wait = HZ / 5, .shared = true,
 	},
 	{
+		/* 32 bits: jiffies starts 300 s before its wrap, and no
+		 * detach has waited yet
+		 */
+		.desc = "an end 300 s ahead (0, before jiffies wrapped): a second",
+		.now = -300UL * HZ, .end = 0,
+		.wait = HZ, .shared = false,
+	},
+	{
+		.desc = "an end 10 s ahead: never more than a second",
+		.now = T0, .end = T0 + 10 * HZ,
+		.wait = HZ, .shared = false,
+	},
+	{
+		.desc = "an end exactly a second ahead: the whole second, shared",
+		.now = T0, .end = T0 + HZ,
+		.wait = HZ, .shared = true,
+	},
+	{
 		.desc = "jiffies just wrapped past the latest wait's end",
 		.now = 5, .end = ULONG_MAX - 4,
 		.wait = HZ / 5, .shared = true,
@@ -177,6 +195,26 @@ static void svc_rdma_cm_test_drain_time(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, svc_rdma_cm_drain_time(p->now, p->end, &shared),
 			p->wait);
 	KUNIT_EXPECT_EQ(test, shared, p->shared);
+}
+
+/* The first detach after boot, or long after, waits alone */
+static void svc_rdma_cm_test_drain_start(struct kunit *test)
+{
+	bool shared = true;
+
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_drain_time(INITIAL_JIFFIES,
+						     SVC_RDMA_CM_DRAIN_START,
+						     &shared), HZ);
+	KUNIT_EXPECT_FALSE(test, shared);
+	shared = true;
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_drain_time(INITIAL_JIFFIES + HZ / 2,
+						     SVC_RDMA_CM_DRAIN_START,
+						     &shared), HZ);
+	KUNIT_EXPECT_FALSE(test, shared);
+	shared = true;
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_drain_time(T0, SVC_RDMA_CM_DRAIN_START,
+						     &shared), HZ);
+	KUNIT_EXPECT_FALSE(test, shared);
 }
 
 /*
@@ -219,6 +257,7 @@ static struct kunit_case svc_rdma_cm_calc_cases[] = {
 	KUNIT_CASE(svc_rdma_cm_test_bc_payload),
 	KUNIT_CASE_PARAM(svc_rdma_cm_test_drain_time,
 			 svc_rdma_cm_test_drains_gen_params),
+	KUNIT_CASE(svc_rdma_cm_test_drain_start),
 	KUNIT_CASE(svc_rdma_cm_test_drain_sequence),
 	{}
 };

@@ -99,6 +99,8 @@ void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
 #define SVC_RDMA_CM_DRAIN_TIMEOUT	HZ
 /* The least a detach waits when it shares an earlier detach's wait */
 #define SVC_RDMA_CM_DRAIN_SHARED	(HZ / 5)
+/* The end of a wait no detach shares: one over a second before boot */
+#define SVC_RDMA_CM_DRAIN_START		(INITIAL_JIFFIES - SVC_RDMA_CM_DRAIN_TIMEOUT)
 unsigned int svc_rdma_cm_chunk_hdrlen(u32 segcount);
 unsigned int svc_rdma_cm_short_hdrlen(unsigned int write_hdrlen,
 				      u32 reply_segcount);

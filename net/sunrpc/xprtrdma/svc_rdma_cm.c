@@ -224,7 +224,7 @@ void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma)
 }
 
 /* When the latest wait for a live peer's Work Requests ends, in jiffies */
-static unsigned long svc_rdma_cm_drain_end;
+static unsigned long svc_rdma_cm_drain_end = SVC_RDMA_CM_DRAIN_START;
 
 /* svc_rdma_cm_drain_time() for a detach starting now. Two detaches
  * racing here at most shorten or lengthen one wait; no lock is worth

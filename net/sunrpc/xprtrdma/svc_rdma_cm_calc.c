@@ -91,13 +91,20 @@ unsigned int svc_rdma_cm_bc_payload(u32 send_thresh)
  * clients that went silent with replies posted would hold the shutdown
  * N seconds.
  *
- * Return: the wait, in jiffies.
+ * No wait ends more than %SVC_RDMA_CM_DRAIN_TIMEOUT after it began, so
+ * an @end further ahead is not a wait to share: it is a value from
+ * before jiffies wrapped, or the initial one.
+ *
+ * Return: the wait, in jiffies, never more than
+ * %SVC_RDMA_CM_DRAIN_TIMEOUT.
  */
 long svc_rdma_cm_drain_time(unsigned long now, unsigned long end,
 			    bool *shared)
 {
-	*shared = time_before(now, end + SVC_RDMA_CM_DRAIN_TIMEOUT);
+	*shared = time_in_range_open(now, end - SVC_RDMA_CM_DRAIN_TIMEOUT,
+				     end + SVC_RDMA_CM_DRAIN_TIMEOUT);
 	if (!*shared)
 		return SVC_RDMA_CM_DRAIN_TIMEOUT;
-	return max_t(long, (long)(end - now), SVC_RDMA_CM_DRAIN_SHARED);
+	return clamp_t(long, (long)(end - now), SVC_RDMA_CM_DRAIN_SHARED,
+		       SVC_RDMA_CM_DRAIN_TIMEOUT);
 }
