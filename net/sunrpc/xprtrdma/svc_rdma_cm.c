@@ -32,8 +32,6 @@ void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
 
 	rpcrdma_cm_begin(conn, rdma->sc_cm_id, true);
 	rpcrdma_cm_parse(conn, param);
-	/* Decided at accept, once this side's limits are known */
-	rdma->sc_snd_w_inv = false;
 }
 
 /**
@@ -45,7 +43,8 @@ void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
  * The server advertises Receive Size = its receive buffer size and
  * Send Size = its largest inline Send (both sc_max_req_size), and R
  * when the device can post Send With Invalidate and the
- * remote_invalidate parameter allows.
+ * remote_invalidate parameter allows. svc_rdma_cm_reminv() reads the
+ * outcome; upstream's sc_snd_w_inv no longer decides anything.
  */
 void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 			struct rdma_conn_param *param,
@@ -60,7 +59,6 @@ void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 			     rdma->sc_max_req_size, rdma->sc_max_req_size);
 	rpcrdma_cm_advertise(conn, pmsg, &len);
 	rpcrdma_cm_negotiate(conn);
-	rdma->sc_snd_w_inv = conn->res.remote_inv;
 
 	param->private_data = len ? pmsg : NULL;
 	param->private_data_len = len;
