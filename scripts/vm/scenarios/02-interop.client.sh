@@ -3,8 +3,8 @@
 # Scenario 2 (client guest). INTEROP=stock-client: this guest runs the
 # stock module (advertises 4096/4096, R=1), the server ours.
 # INTEROP=stock-server: the server is stock (advertises 4096/4096 but
-# R=0, yet posts Send With Invalidate when the client set R, DESIGN.md
-# section 2); this client must record peer_r=0 and reminv=0. Then the
+# R=0, yet posts Send With Invalidate when the client set R, as mainline
+# does); this client must record peer_r=0 and reminv=0. Then the
 # probe shows what the stock server does with a 2048-octet Receive Size.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
@@ -20,7 +20,7 @@ stock-server)
 		"role=client peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=0 send=4096 recv=4096 reminv=0" \
 		- - 4096/4096
 	# What the stock server does with a client's smaller Receive Size
-	# (DESIGN.md section 2: it ignores it). Reported, not asserted: it
+	# (mainline's server ignores it). Reported, not asserted: it
 	# is Debian's module, and scenario 7 asserts this server's answer.
 	P=/usr/local/bin/rpcrdma-cm-probe
 	if [ -x $P ] && modprobe rdma_ucm; then
