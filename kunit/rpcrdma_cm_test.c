@@ -84,6 +84,8 @@ struct rpcrdma_cm_test_param {
 #define RPCRDMA_CM_TEST_RES(send, recv, inv) \
 	"send=" #send " recv=" #recv " reminv=" #inv
 #define RPCRDMA_CM_TEST_COUNTERS	" reply_chunks=0 short_replies=0\n"
+#define RPCRDMA_CM_TEST_RECV(inv, swi, too_long) \
+	" recv_inv=" #inv " swi_without_r=" #swi " recv_too_long=" #too_long "\n"
 
 static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 	{
@@ -313,7 +315,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 4096, .remote_inv = true,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
-			RPCRDMA_CM_TEST_RES(4096, 4096, 1) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		/* What a mainline server answers: R never set */
@@ -327,7 +329,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 4096, .remote_inv = false,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(4096, 4096, 0)
-			RPCRDMA_CM_TEST_RES(4096, 4096, 0) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 4096, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: RFC 8166-only server sends nothing: 1024 both ways",
@@ -339,7 +341,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 1024, .recv = 1024, .remote_inv = false,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_NONE("no_data")
-			RPCRDMA_CM_TEST_RES(1024, 1024, 0) "\n",
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: inline write 8192, read 2048, server 4096/4096",
@@ -352,7 +354,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 2048, .remote_inv = true,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
-			RPCRDMA_CM_TEST_RES(4096, 2048, 1) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 2048, 1) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: pdata=0 sends none and ignores the server's",
@@ -365,7 +367,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 1024, .recv = 1024, .remote_inv = false,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_NONE("disabled")
-			RPCRDMA_CM_TEST_RES(1024, 1024, 0) "\n",
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		/* Advertised 4096: the server's 4096 Replies must fit */
@@ -379,7 +381,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 4096, .remote_inv = true,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
-			RPCRDMA_CM_TEST_RES(4096, 4096, 1) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: pdata 0 -> 1 between connect and ESTABLISHED",
@@ -392,7 +394,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 1024, .recv = 1024, .remote_inv = false,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_NONE("disabled")
-			RPCRDMA_CM_TEST_RES(1024, 1024, 0) "\n",
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: iWARP reply of exactly 8 octets",
@@ -405,7 +407,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 4096, .remote_inv = true,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(16384, 4096, 1)
-			RPCRDMA_CM_TEST_RES(4096, 4096, 1) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 };
 
@@ -597,7 +599,7 @@ static void rpcrdma_cm_test_ipv6_case(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, rpcrdma_cm_test_show(test),
 			   "role=client peer=[2001:db8::7]:20049 "
 			   RPCRDMA_CM_TEST_NONE("no_data")
-			   RPCRDMA_CM_TEST_RES(1024, 1024, 0) "\n");
+			   RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0));
 	rpcrdma_cm_unlink(conn);
 }
 
@@ -634,12 +636,73 @@ static void rpcrdma_cm_test_registry_case(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&rpcrdma_cm_conns));
 }
 
+/*
+ * What a client's Receive completions show of its server: remote
+ * invalidation counted, and flagged when it was not negotiated (as
+ * mainline's server does, advertising R=0); Sends too long for the
+ * Receive counted; anything else ignored.
+ */
+static void rpcrdma_cm_test_recv_case(struct kunit *test)
+{
+	int swi0 = atomic_read(&rpcrdma_cm_swi_without_r);
+	int long0 = atomic_read(&rpcrdma_cm_recv_too_long);
+	struct rpcrdma_cm_conn *ours, *stock;
+
+	ours = kunit_kzalloc(test, sizeof(*ours), GFP_KERNEL);
+	stock = kunit_kzalloc(test, sizeof(*stock), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ours);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, stock);
+	rpcrdma_cm_begin(stock, rpcrdma_cm_test_id(test, false), false);
+	ours->res.remote_inv = true;
+	stock->res.remote_inv = false;
+
+	rpcrdma_cm_recv_done(ours, IB_WC_SUCCESS, IB_WC_WITH_INVALIDATE, 1);
+	rpcrdma_cm_recv_done(ours, IB_WC_SUCCESS, IB_WC_WITH_INVALIDATE, 2);
+	rpcrdma_cm_recv_done(ours, IB_WC_SUCCESS, 0, 0);
+	/* a flushed Receive's flags mean nothing */
+	rpcrdma_cm_recv_done(ours, IB_WC_WR_FLUSH_ERR, IB_WC_WITH_INVALIDATE, 3);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ours->recv_inv), 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ours->swi_without_r), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rpcrdma_cm_swi_without_r), swi0);
+
+	rpcrdma_cm_recv_done(stock, IB_WC_SUCCESS, IB_WC_WITH_INVALIDATE, 4);
+	rpcrdma_cm_recv_done(stock, IB_WC_SUCCESS,
+			     IB_WC_WITH_INVALIDATE | IB_WC_GRH, 5);
+	rpcrdma_cm_recv_done(stock, IB_WC_SUCCESS, IB_WC_WITH_IMM, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&stock->recv_inv), 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&stock->swi_without_r), 2);
+	/* the connection is counted once, not each Receive */
+	KUNIT_EXPECT_EQ(test, atomic_read(&rpcrdma_cm_swi_without_r), swi0 + 1);
+
+	rpcrdma_cm_recv_done(stock, IB_WC_LOC_LEN_ERR, 0, 0);
+	rpcrdma_cm_recv_done(ours, IB_WC_LOC_QP_OP_ERR, 0, 0);
+	rpcrdma_cm_recv_done(ours, IB_WC_REM_ACCESS_ERR, 0, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&stock->recv_too_long), 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ours->recv_too_long), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rpcrdma_cm_recv_too_long), long0 + 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&stock->recv_inv), 2);
+
+	stock->status = RPCRDMA_PDATA_PRESENT;
+	stock->peer_msg.send_size = 4096;
+	stock->peer_msg.recv_size = 4096;
+	stock->res.send_thresh = 4096;
+	stock->res.recv_thresh = 4096;
+	rpcrdma_cm_link(stock);
+	KUNIT_EXPECT_STREQ(test, rpcrdma_cm_test_show(test),
+			   RPCRDMA_CM_TEST_CLI
+			   RPCRDMA_CM_TEST_PEER(4096, 4096, 0)
+			   RPCRDMA_CM_TEST_RES(4096, 4096, 0)
+			   RPCRDMA_CM_TEST_RECV(2, 2, 1));
+	rpcrdma_cm_unlink(stock);
+}
+
 static struct kunit_case rpcrdma_cm_glue_cases[] = {
 	KUNIT_CASE_PARAM(rpcrdma_cm_test_conn_case,
 			 rpcrdma_cm_test_conns_gen_params),
 	KUNIT_CASE(rpcrdma_cm_test_reminv_case),
 	KUNIT_CASE(rpcrdma_cm_test_ipv6_case),
 	KUNIT_CASE(rpcrdma_cm_test_registry_case),
+	KUNIT_CASE(rpcrdma_cm_test_recv_case),
 	{}
 };
 

@@ -32,6 +32,11 @@
  * @res: the negotiated thresholds and remote invalidation decision
  * @reply_chunks: server: Replies to Calls that offered a Reply chunk
  * @short_replies: server: those of @reply_chunks sent inline (RDMA_MSG)
+ * @recv_inv: client: Receives that arrived with remote invalidation
+ * @swi_without_r: client: those of @recv_inv that arrived although
+ *	remote invalidation was not negotiated (RFC 8797 Section 4.1)
+ * @recv_too_long: client: Receives that failed because the Send was
+ *	longer than the Receive buffer
  */
 struct rpcrdma_cm_conn {
 	struct list_head		list;
@@ -46,10 +51,14 @@ struct rpcrdma_cm_conn {
 	struct rpcrdma_pdata_result	res;
 	atomic_long_t			reply_chunks;
 	atomic_long_t			short_replies;
+	atomic_long_t			recv_inv;
+	atomic_long_t			swi_without_r;
+	atomic_long_t			recv_too_long;
 };
 
 struct ib_cq;
 struct ib_device;
+struct ib_wc;
 struct rdma_cm_id;
 struct rdma_conn_param;
 struct rpcrdma_connect_private;
@@ -84,6 +93,8 @@ void rpcrdma_cm_count_unaccepted(unsigned int n);
 void rpcrdma_cm_count_unposted(void);
 void rpcrdma_cm_count_accept_failed(void);
 void rpcrdma_cm_count_drained(bool completed, bool shared);
+void rpcrdma_cm_recv_done(struct rpcrdma_cm_conn *conn, int status,
+			  int wc_flags, u32 inv_rkey);
 
 /* rpcrdma_cm_client.c: xprtrdma hooks */
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
@@ -93,6 +104,8 @@ void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
 void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep);
 void rpcrdma_cm_cq_lockdep_class(struct ib_cq *cq);
 void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
+void rpcrdma_cm_client_receive(struct rpcrdma_xprt *r_xprt,
+			       const struct ib_wc *wc);
 
 /* svc_rdma_cm_calc.c: the server hooks' arithmetic, on plain values */
 /* How long a detach waits for the Work Requests posted on its QP */

@@ -58,6 +58,10 @@ static atomic_t rpcrdma_cm_drained = ATOMIC_INIT(0);
 static atomic_t rpcrdma_cm_drain_timeouts = ATOMIC_INIT(0);
 /* ... of those, waits cut short by sharing an earlier detach's wait */
 static atomic_t rpcrdma_cm_drain_shortened = ATOMIC_INIT(0);
+/* Client connections whose server used Send With Invalidate without R */
+static atomic_t rpcrdma_cm_swi_without_r = ATOMIC_INIT(0);
+/* Client Receives that failed because the Send did not fit */
+static atomic_t rpcrdma_cm_recv_too_long = ATOMIC_INIT(0);
 
 /**
  * rpcrdma_cm_pdata_enabled - Does this module exchange private data
@@ -243,6 +247,11 @@ static int rpcrdma_cm_connections_show(struct seq_file *m, void *v)
 			seq_printf(m, " reply_chunks=%ld short_replies=%ld",
 				   atomic_long_read(&conn->reply_chunks),
 				   atomic_long_read(&conn->short_replies));
+		else
+			seq_printf(m, " recv_inv=%ld swi_without_r=%ld recv_too_long=%ld",
+				   atomic_long_read(&conn->recv_inv),
+				   atomic_long_read(&conn->swi_without_r),
+				   atomic_long_read(&conn->recv_too_long));
 		seq_putc(m, '\n');
 	}
 	spin_unlock(&rpcrdma_cm_lock);
@@ -320,6 +329,42 @@ void rpcrdma_cm_count_drained(bool completed, bool shared)
 }
 
 /**
+ * rpcrdma_cm_recv_done - Account what a client Receive shows of the server
+ * @conn: the client connection's state
+ * @status: the Receive's completion status (enum ib_wc_status)
+ * @wc_flags: the completion's flags, valid only when @status is success
+ * @inv_rkey: the R_key the server's Send invalidated, when it did
+ *
+ * RFC 8797 Section 4.1 allows Send With Invalidate only when both
+ * sides set R. Mainline's server advertises R=0 yet uses it whenever
+ * the client set R: the client is where that shows. Each such Receive
+ * is counted on the connection, and the connection once in
+ * <debugfs>/rpcrdma_cm/swi_without_r. A Send longer than the Receive
+ * buffer (a server that ignored the Receive Size) fails the Receive
+ * with a length error, or on rxe a QP operation error; those count in
+ * recv_too_long, on the connection and in total, since the connection
+ * is lost right after.
+ */
+void rpcrdma_cm_recv_done(struct rpcrdma_cm_conn *conn, int status,
+			  int wc_flags, u32 inv_rkey)
+{
+	if (status == IB_WC_LOC_LEN_ERR || status == IB_WC_LOC_QP_OP_ERR) {
+		atomic_long_inc(&conn->recv_too_long);
+		atomic_inc(&rpcrdma_cm_recv_too_long);
+		trace_rpcrdma_cm_recv_too_long(conn, status);
+		return;
+	}
+	if (status != IB_WC_SUCCESS || !(wc_flags & IB_WC_WITH_INVALIDATE))
+		return;
+	atomic_long_inc(&conn->recv_inv);
+	if (conn->res.remote_inv)
+		return;
+	if (atomic_long_inc_return(&conn->swi_without_r) == 1)
+		atomic_inc(&rpcrdma_cm_swi_without_r);
+	trace_rpcrdma_cm_swi_without_r(conn, inv_rkey);
+}
+
+/**
  * rpcrdma_cm_init - Set up the debugfs view
  *
  * Return: always 0: debugfs is optional, and failing to create it
@@ -344,6 +389,10 @@ int rpcrdma_cm_init(void)
 				&rpcrdma_cm_drain_timeouts);
 	debugfs_create_atomic_t("drain_shortened", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_drain_shortened);
+	debugfs_create_atomic_t("swi_without_r", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_swi_without_r);
+	debugfs_create_atomic_t("recv_too_long", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_recv_too_long);
 	return 0;
 }
 

@@ -16,9 +16,18 @@ stock-client)
 		yes 4096/4096
 	;;
 stock-server)
+	# This client must report the server's Send With Invalidate without
+	# R, in debugfs and in its tracepoint.
+	echo 1 >"$TRACING/events/rpcrdma_cm/rpcrdma_cm_swi_without_r/enable" ||
+		status trace FAIL "no tracepoint rpcrdma_cm:rpcrdma_cm_swi_without_r"
+	PHASE_SWI_WITHOUT_R=yes
 	phase stock-server 4.2 \
 		"role=client peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=0 send=4096 recv=4096 reminv=0" \
 		- - 4096/4096
+	PHASE_SWI_WITHOUT_R=
+	_n=$(trace_lines rpcrdma_cm_swi_without_r | grep -c "peer=$VM_SERVER_IP:")
+	check stock-server-swi-trace "$_n rpcrdma_cm_swi_without_r events: $(trace_lines rpcrdma_cm_swi_without_r | tail -n 1 | sed 's/.*rpcrdma_cm_swi_without_r: //')" [ "$_n" -gt 0 ]
+	echo 0 >"$TRACING/events/rpcrdma_cm/rpcrdma_cm_swi_without_r/enable"
 	# What the stock server does with a client's smaller Receive Size
 	# (mainline's server ignores it). Reported, not asserted: it
 	# is Debian's module, and scenario 7 asserts this server's answer.
