@@ -183,10 +183,12 @@ if grep -q 'warning:' "$OUT/build.log"; then
 fi
 [ -e "$SRC/rpcrdma.ko" ] || die "make succeeded but produced no rpcrdma.ko"
 # Every project file copied into the build must be part of the module:
-# Kbuild's .cmd files name each object's source and every header it read.
+# Kbuild's .cmd files name each object's source and every header it read
+# (by absolute path up to 6.12, relative to the module's directory from
+# 7.x).
 unused=()
 for f in "${copied[@]}"; do
-	grep -qsF "$SRC/$f" "$SRC"/.*.o.cmd || unused+=("$f")
+	grep -qsF -e "$SRC/$f" -e " $f " -e ":= $f" "$SRC"/.*.o.cmd || unused+=("$f")
 done
 [ ${#unused[@]} -eq 0 ] ||
 	die "project files copied into the build but compiled into no object of rpcrdma.ko: ${unused[*]}"
