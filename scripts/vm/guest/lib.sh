@@ -442,6 +442,23 @@ recv_check() {
 	check "$1-peer-recv" "$_d" [ $_ok = 1 ]
 }
 
+# status_tool NAME RC VERDICT: ask rpcrdma-cm-status (make tools) for
+# this guest's verdict; PASS when it exits RC and names VERDICT.
+status_tool() {
+	_st=/usr/local/bin/rpcrdma-cm-status
+	if [ ! -x $_st ]; then
+		status "$1" FAIL "no $_st in this guest (make tools builds it)"
+		return
+	fi
+	$_st >/tmp/status.txt 2>&1
+	_rc=$?
+	sed 's/^/RPCRDMA-STEP: status: /' /tmp/status.txt
+	_v=$(sed -n '1s/^rpcrdma-cm-status: \([a-z-]*\): .*/\1/p' /tmp/status.txt)
+	_ok=0
+	[ "$_rc" = "$2" ] && [ "$_v" = "$3" ] && _ok=1
+	check "$1" "exit $_rc, $(head -n 1 /tmp/status.txt | cut -c20-) (want $2 $3)" [ $_ok = 1 ]
+}
+
 # set_param NAME VALUE: change an rpcrdma module parameter here.
 set_param() {
 	echo "$2" >"/sys/module/rpcrdma/parameters/$1" ||

@@ -14,6 +14,8 @@ stock-client)
 	phase stock-client 4.2 - \
 		"role=server peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=1 send=4096 recv=4096 reminv=1" \
 		yes 4096/4096
+	# Debian's module, loaded and on disk, and no rpcrdma-cm package
+	status_tool status-stock 2 stock
 	;;
 stock-server)
 	# This client must report the server's Send With Invalidate without
@@ -25,6 +27,8 @@ stock-server)
 		"role=client peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=0 send=4096 recv=4096 reminv=0" \
 		- - 4096/4096
 	PHASE_SWI_WITHOUT_R=
+	# the connection is gone; the total keeps the violation
+	status_tool status-nonconforming 4 nonconforming
 	_n=$(trace_lines rpcrdma_cm_swi_without_r | grep -c "peer=$VM_SERVER_IP:")
 	check stock-server-swi-trace "$_n rpcrdma_cm_swi_without_r events: $(trace_lines rpcrdma_cm_swi_without_r | tail -n 1 | sed 's/.*rpcrdma_cm_swi_without_r: //')" [ "$_n" -gt 0 ]
 	echo 0 >"$TRACING/events/rpcrdma_cm/rpcrdma_cm_swi_without_r/enable"
