@@ -67,8 +67,12 @@ install-wireshark: ## install the RFC 8797 dissector in ~/.local/lib/wireshark/p
 uninstall-wireshark: ## remove what `make install-wireshark` installed
 	@$(TOP)/scripts/wireshark.sh uninstall
 
-tools: ## build tools/rpcrdma-cm-probe
+tools: ## build tools/rpcrdma-cm-probe (and rpcrdma-cm-status with its version)
 	@$(TOP)/scripts/tools.sh
+
+.PHONY: status-test
+status-test: ## rpcrdma-cm-status against made-up hosts: every verdict, its exit code, --json, --prometheus
+	@$(TOP)/scripts/status-test.sh
 
 .PHONY: deb debtest
 deb: ## Debian packages rpcrdma-cm-dkms, rpcrdma-cm-tools in a fresh root of DEB_RELEASE (default: the host's) -> build/deb/<release>/

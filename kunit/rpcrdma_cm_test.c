@@ -34,7 +34,10 @@
  * @desc: what the case shows
  * @server: the accepting side (svcrdma) rather than the client
  * @frwr: the device has IB_DEVICE_MEM_MGT_EXTENSIONS
- * @pdata: the pdata module parameter
+ * @pdata: the pdata module parameter as the connection begins
+ * @flip: the pdata parameter is inverted between the connection's two
+ *	CM events (the server's CONNECT_REQUEST and accept, the client's
+ *	connect and ESTABLISHED); the connection keeps the first value
  * @reminv: the remote_invalidate module parameter
  * @max_send: what the role's hook passes as this side's Send limit
  * @max_recv: what the role's hook passes as this side's Receive limit
@@ -53,6 +56,7 @@ struct rpcrdma_cm_test_param {
 	bool				server;
 	bool				frwr;
 	bool				pdata;
+	bool				flip;
 	bool				reminv;
 	u32				max_send;
 	u32				max_recv;
@@ -80,6 +84,8 @@ struct rpcrdma_cm_test_param {
 #define RPCRDMA_CM_TEST_RES(send, recv, inv) \
 	"send=" #send " recv=" #recv " reminv=" #inv
 #define RPCRDMA_CM_TEST_COUNTERS	" reply_chunks=0 short_replies=0\n"
+#define RPCRDMA_CM_TEST_RECV(inv, swi, too_long) \
+	" recv_inv=" #inv " swi_without_r=" #swi " recv_too_long=" #too_long "\n"
 
 static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 	{
@@ -272,6 +278,33 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_COUNTERS,
 	},
 	{
+		/* Parsed the client's message, then advertises it too */
+		.desc = "server: pdata 1 -> 0 between CONNECT_REQUEST and accept",
+		.server = true, .frwr = true, .pdata = true, .flip = true,
+		.reminv = true, .max_send = 4096, .max_recv = 4096,
+		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
+		.peer_len = RPCRDMA_CM_TEST_REQ_LEN,
+		.adv = RPCRDMA_CM_TEST_MSG(0x01, 3, 3), .adv_len = 8,
+		.status = RPCRDMA_PDATA_PRESENT,
+		.send = 4096, .recv = 4096, .remote_inv = true,
+		.line = RPCRDMA_CM_TEST_SRV
+			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) RPCRDMA_CM_TEST_COUNTERS,
+	},
+	{
+		.desc = "server: pdata 0 -> 1 between CONNECT_REQUEST and accept",
+		.server = true, .frwr = true, .pdata = false, .flip = true,
+		.reminv = true, .max_send = 4096, .max_recv = 4096,
+		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
+		.peer_len = RPCRDMA_CM_TEST_REQ_LEN,
+		.adv_len = 0,
+		.status = RPCRDMA_PDATA_DISABLED,
+		.send = 1024, .recv = 1024, .remote_inv = false,
+		.line = RPCRDMA_CM_TEST_SRV
+			RPCRDMA_CM_TEST_NONE("disabled")
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_COUNTERS,
+	},
+	{
 		.desc = "client: defaults, server 4096/4096 with R",
 		.server = false, .frwr = true, .pdata = true, .reminv = true,
 		.max_send = 4096, .max_recv = 4096,
@@ -282,7 +315,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 4096, .remote_inv = true,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
-			RPCRDMA_CM_TEST_RES(4096, 4096, 1) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		/* What a mainline server answers: R never set */
@@ -296,7 +329,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 4096, .remote_inv = false,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(4096, 4096, 0)
-			RPCRDMA_CM_TEST_RES(4096, 4096, 0) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 4096, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: RFC 8166-only server sends nothing: 1024 both ways",
@@ -308,7 +341,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 1024, .recv = 1024, .remote_inv = false,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_NONE("no_data")
-			RPCRDMA_CM_TEST_RES(1024, 1024, 0) "\n",
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: inline write 8192, read 2048, server 4096/4096",
@@ -321,7 +354,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 2048, .remote_inv = true,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
-			RPCRDMA_CM_TEST_RES(4096, 2048, 1) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 2048, 1) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: pdata=0 sends none and ignores the server's",
@@ -334,7 +367,34 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 1024, .recv = 1024, .remote_inv = false,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_NONE("disabled")
-			RPCRDMA_CM_TEST_RES(1024, 1024, 0) "\n",
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0),
+	},
+	{
+		/* Advertised 4096: the server's 4096 Replies must fit */
+		.desc = "client: pdata 1 -> 0 between connect and ESTABLISHED",
+		.server = false, .frwr = true, .pdata = true, .flip = true,
+		.reminv = true, .max_send = 4096, .max_recv = 4096,
+		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
+		.peer_len = RPCRDMA_CM_TEST_REP_LEN,
+		.adv = RPCRDMA_CM_TEST_MSG(0x01, 3, 3), .adv_len = 8,
+		.status = RPCRDMA_PDATA_PRESENT,
+		.send = 4096, .recv = 4096, .remote_inv = true,
+		.line = RPCRDMA_CM_TEST_CLI
+			RPCRDMA_CM_TEST_PEER(4096, 4096, 1)
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) RPCRDMA_CM_TEST_RECV(0, 0, 0),
+	},
+	{
+		.desc = "client: pdata 0 -> 1 between connect and ESTABLISHED",
+		.server = false, .frwr = true, .pdata = false, .flip = true,
+		.reminv = true, .max_send = 4096, .max_recv = 4096,
+		.peer = RPCRDMA_CM_TEST_MSG(0x01, 3, 3),
+		.peer_len = RPCRDMA_CM_TEST_REP_LEN,
+		.adv_len = 0,
+		.status = RPCRDMA_PDATA_DISABLED,
+		.send = 1024, .recv = 1024, .remote_inv = false,
+		.line = RPCRDMA_CM_TEST_CLI
+			RPCRDMA_CM_TEST_NONE("disabled")
+			RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 	{
 		.desc = "client: iWARP reply of exactly 8 octets",
@@ -347,7 +407,7 @@ static const struct rpcrdma_cm_test_param rpcrdma_cm_test_conns[] = {
 		.send = 4096, .recv = 4096, .remote_inv = true,
 		.line = RPCRDMA_CM_TEST_CLI
 			RPCRDMA_CM_TEST_PEER(16384, 4096, 1)
-			RPCRDMA_CM_TEST_RES(4096, 4096, 1) "\n",
+			RPCRDMA_CM_TEST_RES(4096, 4096, 1) RPCRDMA_CM_TEST_RECV(0, 0, 0),
 	},
 };
 
@@ -435,7 +495,7 @@ static const char *rpcrdma_cm_test_show(struct kunit *test)
  * Drive the shared helpers in the order each role's hooks call them:
  * the server parses the client's REQ before it accepts, the client
  * advertises before it connects and parses the server's REP once
- * established.
+ * established. A flip inverts the pdata parameter between the two.
  */
 static void rpcrdma_cm_test_connect(struct kunit *test,
 				    const struct rpcrdma_cm_test_param *p,
@@ -448,12 +508,15 @@ static void rpcrdma_cm_test_connect(struct kunit *test,
 	};
 	struct ib_device *device = rpcrdma_cm_test_device(test, p->frwr);
 
-	rpcrdma_cm_set_peer(conn, rpcrdma_cm_test_id(test, p->server),
-			    p->server);
+	rpcrdma_cm_begin(conn, rpcrdma_cm_test_id(test, p->server), p->server);
 	if (p->server)
 		rpcrdma_cm_parse(conn, &param);
 	rpcrdma_cm_set_local(conn, device, p->max_send, p->max_recv);
+	if (p->server && p->flip)
+		rpcrdma_cm_pdata = !p->pdata;
 	rpcrdma_cm_advertise(conn, adv, adv_len);
+	if (!p->server && p->flip)
+		rpcrdma_cm_pdata = !p->pdata;
 	if (!p->server)
 		rpcrdma_cm_parse(conn, &param);
 	rpcrdma_cm_negotiate(conn);
@@ -524,7 +587,7 @@ static void rpcrdma_cm_test_ipv6_case(struct kunit *test)
 	sin6->sin6_addr.s6_addr[3] = 0xb8;
 	sin6->sin6_addr.s6_addr[15] = 0x07;
 
-	rpcrdma_cm_set_peer(conn, id, false);
+	rpcrdma_cm_begin(conn, id, false);
 	conn->status = RPCRDMA_PDATA_NO_DATA;
 	conn->local.max_send = 4096;
 	conn->local.max_recv = 4096;
@@ -536,7 +599,7 @@ static void rpcrdma_cm_test_ipv6_case(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, rpcrdma_cm_test_show(test),
 			   "role=client peer=[2001:db8::7]:20049 "
 			   RPCRDMA_CM_TEST_NONE("no_data")
-			   RPCRDMA_CM_TEST_RES(1024, 1024, 0) "\n");
+			   RPCRDMA_CM_TEST_RES(1024, 1024, 0) RPCRDMA_CM_TEST_RECV(0, 0, 0));
 	rpcrdma_cm_unlink(conn);
 }
 
@@ -573,12 +636,73 @@ static void rpcrdma_cm_test_registry_case(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, list_empty(&rpcrdma_cm_conns));
 }
 
+/*
+ * What a client's Receive completions show of its server: remote
+ * invalidation counted, and flagged when it was not negotiated (as
+ * mainline's server does, advertising R=0); Sends too long for the
+ * Receive counted; anything else ignored.
+ */
+static void rpcrdma_cm_test_recv_case(struct kunit *test)
+{
+	int swi0 = atomic_read(&rpcrdma_cm_swi_without_r);
+	int long0 = atomic_read(&rpcrdma_cm_recv_too_long);
+	struct rpcrdma_cm_conn *ours, *stock;
+
+	ours = kunit_kzalloc(test, sizeof(*ours), GFP_KERNEL);
+	stock = kunit_kzalloc(test, sizeof(*stock), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ours);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, stock);
+	rpcrdma_cm_begin(stock, rpcrdma_cm_test_id(test, false), false);
+	ours->res.remote_inv = true;
+	stock->res.remote_inv = false;
+
+	rpcrdma_cm_recv_done(ours, IB_WC_SUCCESS, IB_WC_WITH_INVALIDATE, 1);
+	rpcrdma_cm_recv_done(ours, IB_WC_SUCCESS, IB_WC_WITH_INVALIDATE, 2);
+	rpcrdma_cm_recv_done(ours, IB_WC_SUCCESS, 0, 0);
+	/* a flushed Receive's flags mean nothing */
+	rpcrdma_cm_recv_done(ours, IB_WC_WR_FLUSH_ERR, IB_WC_WITH_INVALIDATE, 3);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ours->recv_inv), 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ours->swi_without_r), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rpcrdma_cm_swi_without_r), swi0);
+
+	rpcrdma_cm_recv_done(stock, IB_WC_SUCCESS, IB_WC_WITH_INVALIDATE, 4);
+	rpcrdma_cm_recv_done(stock, IB_WC_SUCCESS,
+			     IB_WC_WITH_INVALIDATE | IB_WC_GRH, 5);
+	rpcrdma_cm_recv_done(stock, IB_WC_SUCCESS, IB_WC_WITH_IMM, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&stock->recv_inv), 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&stock->swi_without_r), 2);
+	/* the connection is counted once, not each Receive */
+	KUNIT_EXPECT_EQ(test, atomic_read(&rpcrdma_cm_swi_without_r), swi0 + 1);
+
+	rpcrdma_cm_recv_done(stock, IB_WC_LOC_LEN_ERR, 0, 0);
+	rpcrdma_cm_recv_done(ours, IB_WC_LOC_QP_OP_ERR, 0, 0);
+	rpcrdma_cm_recv_done(ours, IB_WC_REM_ACCESS_ERR, 0, 0);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&stock->recv_too_long), 1);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&ours->recv_too_long), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&rpcrdma_cm_recv_too_long), long0 + 2);
+	KUNIT_EXPECT_EQ(test, atomic_long_read(&stock->recv_inv), 2);
+
+	stock->status = RPCRDMA_PDATA_PRESENT;
+	stock->peer_msg.send_size = 4096;
+	stock->peer_msg.recv_size = 4096;
+	stock->res.send_thresh = 4096;
+	stock->res.recv_thresh = 4096;
+	rpcrdma_cm_link(stock);
+	KUNIT_EXPECT_STREQ(test, rpcrdma_cm_test_show(test),
+			   RPCRDMA_CM_TEST_CLI
+			   RPCRDMA_CM_TEST_PEER(4096, 4096, 0)
+			   RPCRDMA_CM_TEST_RES(4096, 4096, 0)
+			   RPCRDMA_CM_TEST_RECV(2, 2, 1));
+	rpcrdma_cm_unlink(stock);
+}
+
 static struct kunit_case rpcrdma_cm_glue_cases[] = {
 	KUNIT_CASE_PARAM(rpcrdma_cm_test_conn_case,
 			 rpcrdma_cm_test_conns_gen_params),
 	KUNIT_CASE(rpcrdma_cm_test_reminv_case),
 	KUNIT_CASE(rpcrdma_cm_test_ipv6_case),
 	KUNIT_CASE(rpcrdma_cm_test_registry_case),
+	KUNIT_CASE(rpcrdma_cm_test_recv_case),
 	{}
 };
 

@@ -6,8 +6,9 @@
 # is non-zero when any step failed.
 #
 # `make check` (CI's command; at most 30 min from nothing on 2 cores, 15
-# warm): the codec's KUnit suites, a short fuzz, the probe, the first
-# errors a user meets (make errtest), build and
+# warm): the codec's KUnit suites, a short fuzz, the probe,
+# rpcrdma-cm-status's verdicts, the first errors a user meets (make
+# errtest), build and
 # lint of every supported kernel, the VM scenarios of kernels.tab's
 # "check" column (Debian stable's kernel: the RFC 8797 scenarios with
 # their wire checks; every other supported kernel: a smoke pair), the
@@ -180,6 +181,7 @@ kernels=${CHECK_KERNELS:-$(ktab | awk -v c="$col" '$c != "-" {print $1}')}
 step "codec KUnit suites (make kunit)" make -s kunit
 step "codec fuzz, $FUZZ_SECONDS s (make fuzz)" make -s fuzz FUZZ_SECONDS="$FUZZ_SECONDS"
 step "probe build (make tools)" make -s tools
+step "rpcrdma-cm-status: every verdict on made-up hosts (make status-test)" make -s status-test
 step "$DOCSTEP" \
 	bash -c "'$TOP/scripts/doctables.sh' check && python3 '$TOP/scripts/doclinks.py'"
 step "first errors: no network, no space, not root, unknown release, unsupported host (make errtest)" \

@@ -3,8 +3,9 @@
 #
 # dkms.sh install|remove
 #
-# install: stage this tree (without build/ and .git) as
-# /usr/src/rpcrdma-cm-<version>, where DKMS expects it, then
+# install: stage the files the module is built from (those the
+# rpcrdma-cm-dkms package ships) as /usr/src/rpcrdma-cm-<version>,
+# where DKMS expects it, then
 # `dkms add` and `dkms install -k $KVER`: DKMS runs the same
 # scripts/build-module.sh as `make module` and installs rpcrdma.ko under
 # /lib/modules/$KVER/updates/dkms/, rebuilding it for every new kernel
@@ -30,6 +31,11 @@
 NAME=rpcrdma-cm
 VER=$(deb_version) || exit 1
 SRC=/usr/src/$NAME-$VER
+# What the rpcrdma-cm-dkms package ships (debian/rules' DKMS_FILES),
+# with the module's rules and dkms.conf
+mapfile -t DKMS_FILES < <(sed -e '/^#/d' -e '/^$/d' "$TOP/scripts/module.files")
+DKMS_FILES+=(scripts/module.files scripts/build-module.sh scripts/lib.sh
+	scripts/kernels.sh scripts/kernels.tab)
 
 [ "$(id -u)" -eq 0 ] || die "DKMS writes to /usr/src and /lib/modules: run as root (sudo make dkms)"
 need_pkgs dkms
@@ -55,8 +61,8 @@ install() {
 	remove
 	msg "staging the source in $SRC"
 	mkdir -p "$SRC"
-	tar -C "$TOP" --exclude=./build --exclude=./.git -cf - . |
-		tar -C "$SRC" -xf - || die "could not copy the tree to $SRC"
+	(cd "$TOP" && tar -cf - dkms.conf "${DKMS_FILES[@]}" scripts/coccinelle/*.cocci) |
+		tar -C "$SRC" -xf - || die "could not copy the module's files to $SRC"
 	sed -i "s/#MODULE_VERSION#/$VER/" "$SRC/dkms.conf" ||
 		die "cannot write the version into $SRC/dkms.conf"
 	dkms add "$NAME/$VER" >/dev/null || die "dkms add $NAME/$VER failed"

@@ -386,11 +386,13 @@ adapt_apply() {
 kunit_stage() {
 	local dir=$1 f hdr
 	mkdir -p "$dir" || die "cannot create $dir"
-	# Every suite of kunit/ and the pure-C codecs they test: the RFC
-	# 8797 codec and glue, and the transport-property (xchar) codecs.
+	# Every suite of kunit/ and the pure-C code they test: the RFC
+	# 8797 codec and glue, the server hooks' arithmetic, and the
+	# transport-property (xchar) codecs.
 	for f in kunit/Kbuild kunit/Kconfig kunit/*.c \
 		 net/sunrpc/xprtrdma/rpcrdma_pdata.c \
 		 net/sunrpc/xprtrdma/rpcrdma_cm.c \
+		 net/sunrpc/xprtrdma/svc_rdma_cm_calc.c \
 		 net/sunrpc/xprtrdma/rpcrdma_xchar*.c; do
 		[ -e "$TOP/$f" ] || continue
 		cmp -s "$TOP/$f" "$dir/${f##*/}" && continue

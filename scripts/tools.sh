@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# `make tools`: build tools/rpcrdma-cm-probe into build/tools. The codecs
+# `make tools`: build tools/rpcrdma-cm-probe into build/tools, and put
+# tools/rpcrdma-cm-status beside it with the version filled in. The codecs
 # are not duplicated: net/sunrpc/xprtrdma/rpcrdma_pdata.c (RFC 8797) and,
 # for --v2, rpcrdma_xchar.c and rpcrdma_xchar_sm.c (transport properties)
 # are compiled as they are, against the userspace stand-ins for their
@@ -53,14 +54,21 @@ msg "tools: building $BIN ($version)"
 	die "tools: build of rpcrdma-cm-probe failed"
 mv "$BIN.tmp" "$BIN"
 
-# The man page must render without groff warnings
+sed "s/#VERSION#/$version/" tools/rpcrdma-cm-status >"$OUT/rpcrdma-cm-status.tmp" &&
+	chmod 755 "$OUT/rpcrdma-cm-status.tmp" &&
+	mv "$OUT/rpcrdma-cm-status.tmp" "$OUT/rpcrdma-cm-status" ||
+	die "tools: cannot write $OUT/rpcrdma-cm-status"
+
+# The man pages must render without groff warnings
 if command -v groff >/dev/null; then
-	warnings=$(groff -man -ww -z tools/rpcrdma-cm-probe.8 2>&1)
-	[ -z "$warnings" ] || die "tools: rpcrdma-cm-probe.8: $warnings"
+	for page in tools/rpcrdma-cm-probe.8 tools/rpcrdma-cm-status.8; do
+		warnings=$(groff -man -ww -z "$page" 2>&1)
+		[ -z "$warnings" ] || die "tools: $page: $warnings"
+	done
 fi
 
 needed=$(readelf -d "$BIN" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | xargs)
-echo "tools: built build/tools/rpcrdma-cm-probe"
+echo "tools: built build/tools/rpcrdma-cm-probe and build/tools/rpcrdma-cm-status"
 echo "tools: needs shared libraries: $needed"
 echo "tools: full closure (ldd):"
 ldd "$BIN" | sed 's/^\s*/  /'

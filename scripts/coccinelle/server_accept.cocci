@@ -4,9 +4,10 @@
 /// and its assignment to conn_param with svc_rdma_cm_accept(). The glue
 /// advertises Receive Size = receive buffer size, Send Size = largest
 /// inline Send, R when the device and remote_invalidate allow,
-/// negotiates against the client's message kept at CONNECT_REQUEST,
-/// sets sc_snd_w_inv only when both sides set R, and records the
-/// connection for debugfs. With pdata=0 it sends no private data.
+/// negotiates against the client's message kept at CONNECT_REQUEST
+/// (Send With Invalidate when both sides set R: rule server_reminv),
+/// and records the connection for debugfs. With pdata=0 it sends no
+/// private data.
 //
 // Target: svc_rdma_transport.c
 // Expect: svc_rdma_transport.c svc_rdma_cm_accept(newxprt, &conn_param, &pmsg);

@@ -5,7 +5,8 @@
 /// RFC 8166 Section 4.3.3), and svc_rdma_map_reply_msg() reads that
 /// decision when it maps the Send. The field goes before sc_cur_sge_no:
 /// the structure ends with the flexible array sc_sges[]. Only
-/// rpcrdma.ko uses this structure (DESIGN section 3).
+/// rpcrdma.ko uses this structure: no file outside net/sunrpc/xprtrdma
+/// includes svc_rdma.h.
 //
 // Target: include/linux/sunrpc/svc_rdma.h
 // Expect: include/linux/sunrpc/svc_rdma.h bool sc_cm_short;

@@ -68,8 +68,8 @@ VM_RXE_GIVEN=${VM_RXE:-}
 VM_RXE=${VM_RXE:-stock}
 VM_MEM=${VM_MEM:-512}
 VM_TIMEOUT=${VM_TIMEOUT:-240}
-# QEMU accelerator: KVM hangs on the machines this was written on
-# (DESIGN.md section 3), so TCG unless VM_ACCEL=kvm is asked for.
+# QEMU accelerator: TCG unless VM_ACCEL=kvm is asked for; KVM guests
+# hung on the machines the rig was written for.
 VM_ACCEL=${VM_ACCEL:-tcg}
 # QEMU CPU model: the host's under KVM, else everything TCG emulates.
 if [ -z "${VM_CPU:-}" ]; then

@@ -38,12 +38,15 @@ read -r -a EXTRA <<<"${VM_EXTRA_BINS:-}"
 # The project's probe (make tools), whenever it is built: scenarios 07-09
 # run it in the guests. Always in the base once built, so suites running
 # side by side never rebuild the base with and without it in turn.
-if [ -x "$BUILD/tools/rpcrdma-cm-probe" ]; then
+# rpcrdma-cm-status comes with it (scenarios 1 and 2 ask it for its
+# verdict).
+for t in rpcrdma-cm-probe rpcrdma-cm-status; do
+	[ -x "$BUILD/tools/$t" ] || continue
 	case " ${EXTRA[*]} " in
-	*" $BUILD/tools/rpcrdma-cm-probe "*) ;;
-	*) EXTRA+=("$BUILD/tools/rpcrdma-cm-probe") ;;
+	*" $BUILD/tools/$t "*) ;;
+	*) EXTRA+=("$BUILD/tools/$t") ;;
 	esac
-fi
+done
 # fio, whenever the host has it: scenario 14 verifies data with it
 # across link drops (vmtest installs it when that scenario runs), and a
 # base without it for some runs would be rebuilt back and forth.

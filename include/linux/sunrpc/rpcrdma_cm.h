@@ -23,6 +23,8 @@
  * @linked: @list is on the registry
  * @server: this side accepted the connection (svcrdma)
  * @peer_closed: server: the CM reported the client's disconnect
+ * @pdata: this connection exchanges private data: the pdata parameter
+ *	as it was when the connection began, used by advertise and parse
  * @peer: the peer's address
  * @status: outcome of parsing the peer's private data
  * @peer_msg: the peer's message, valid when @status is present
@@ -30,12 +32,18 @@
  * @res: the negotiated thresholds and remote invalidation decision
  * @reply_chunks: server: Replies to Calls that offered a Reply chunk
  * @short_replies: server: those of @reply_chunks sent inline (RDMA_MSG)
+ * @recv_inv: client: Receives that arrived with remote invalidation
+ * @swi_without_r: client: those of @recv_inv that arrived although
+ *	remote invalidation was not negotiated (RFC 8797 Section 4.1)
+ * @recv_too_long: client: Receives that failed because the Send was
+ *	longer than the Receive buffer
  */
 struct rpcrdma_cm_conn {
 	struct list_head		list;
 	bool				linked;
 	bool				server;
 	bool				peer_closed;
+	bool				pdata;
 	struct sockaddr_storage		peer;
 	enum rpcrdma_pdata_status	status;
 	struct rpcrdma_pdata		peer_msg;
@@ -43,10 +51,14 @@ struct rpcrdma_cm_conn {
 	struct rpcrdma_pdata_result	res;
 	atomic_long_t			reply_chunks;
 	atomic_long_t			short_replies;
+	atomic_long_t			recv_inv;
+	atomic_long_t			swi_without_r;
+	atomic_long_t			recv_too_long;
 };
 
 struct ib_cq;
 struct ib_device;
+struct ib_wc;
 struct rdma_cm_id;
 struct rdma_conn_param;
 struct rpcrdma_connect_private;
@@ -68,8 +80,8 @@ bool rpcrdma_cm_reminv_allowed(const struct ib_device *device);
 void rpcrdma_cm_set_local(struct rpcrdma_cm_conn *conn,
 			  const struct ib_device *device,
 			  u32 max_send, u32 max_recv);
-void rpcrdma_cm_set_peer(struct rpcrdma_cm_conn *conn,
-			 const struct rdma_cm_id *id, bool server);
+void rpcrdma_cm_begin(struct rpcrdma_cm_conn *conn,
+		      const struct rdma_cm_id *id, bool server);
 void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len);
 void rpcrdma_cm_parse(struct rpcrdma_cm_conn *conn,
 		      const struct rdma_conn_param *param);
@@ -81,6 +93,8 @@ void rpcrdma_cm_count_unaccepted(unsigned int n);
 void rpcrdma_cm_count_unposted(void);
 void rpcrdma_cm_count_accept_failed(void);
 void rpcrdma_cm_count_drained(bool completed, bool shared);
+void rpcrdma_cm_recv_done(struct rpcrdma_cm_conn *conn, int status,
+			  int wc_flags, u32 inv_rkey);
 
 /* rpcrdma_cm_client.c: xprtrdma hooks */
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
@@ -90,6 +104,24 @@ void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
 void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep);
 void rpcrdma_cm_cq_lockdep_class(struct ib_cq *cq);
 void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
+void rpcrdma_cm_client_receive(struct rpcrdma_xprt *r_xprt,
+			       const struct ib_wc *wc);
+
+/* svc_rdma_cm_calc.c: the server hooks' arithmetic, on plain values */
+/* How long a detach waits for the Work Requests posted on its QP */
+#define SVC_RDMA_CM_DRAIN_TIMEOUT	HZ
+/* The least a detach waits when it shares an earlier detach's wait */
+#define SVC_RDMA_CM_DRAIN_SHARED	(HZ / 5)
+/* The end of a wait no detach shares: one over a second before boot */
+#define SVC_RDMA_CM_DRAIN_START		(INITIAL_JIFFIES - SVC_RDMA_CM_DRAIN_TIMEOUT)
+unsigned int svc_rdma_cm_chunk_hdrlen(u32 segcount);
+unsigned int svc_rdma_cm_short_hdrlen(unsigned int write_hdrlen,
+				      u32 reply_segcount);
+bool svc_rdma_cm_inline_fits(unsigned int hdrlen, unsigned int msglen,
+			     u32 send_thresh);
+unsigned int svc_rdma_cm_bc_payload(u32 send_thresh);
+long svc_rdma_cm_drain_time(unsigned long now, unsigned long end,
+			    bool *shared);
 
 /* svc_rdma_cm.c: svcrdma hooks */
 void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,

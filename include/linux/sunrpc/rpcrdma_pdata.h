@@ -13,7 +13,10 @@
 
 #include <linux/types.h>
 
-/* RFC 8797 Section 4: the Format Identifier, in network byte order */
+/*
+ * RFC 8797 Section 4: the Format Identifier, as a number. The message
+ * carries it most significant octet first: f6 ab 0e 18.
+ */
 #define RPCRDMA_PDATA_FORMAT_ID		0xf6ab0e18U
 #define RPCRDMA_PDATA_VERSION		1
 /* Length of a Version 1 message: identifier, version, flags, sizes */

@@ -156,6 +156,43 @@ DEFINE_RPCRDMA_CM_REPLY_EVENT(rpcrdma_cm_short_reply);
 DEFINE_RPCRDMA_CM_REPLY_EVENT(rpcrdma_cm_reply_chunk);
 
 /*
+ * What a client Receive shows of its server. swi_without_r: the
+ * server's Send invalidated rkey although remote invalidation was not
+ * negotiated (RFC 8797 Section 4.1); count is the connection's total.
+ * recv_too_long: the Receive failed with status because the Send did
+ * not fit its buffer (recv is the negotiated threshold).
+ */
+TRACE_EVENT(rpcrdma_cm_swi_without_r,
+	    TP_PROTO(const struct rpcrdma_cm_conn *conn, u32 rkey),
+	    TP_ARGS(conn, rkey),
+	    TP_STRUCT__entry(__array(unsigned char, addr,
+				     sizeof(struct sockaddr_in6))
+			     __field(u32, rkey)
+			     __field(long, count)),
+	    TP_fast_assign(memcpy(__entry->addr, &conn->peer,
+				  sizeof(__entry->addr));
+			   __entry->rkey = rkey;
+			   __entry->count = atomic_long_read(&conn->swi_without_r);),
+	    TP_printk("peer=%pISpc rkey=0x%08x count=%ld",
+		      __entry->addr, __entry->rkey, __entry->count)
+);
+
+TRACE_EVENT(rpcrdma_cm_recv_too_long,
+	    TP_PROTO(const struct rpcrdma_cm_conn *conn, int status),
+	    TP_ARGS(conn, status),
+	    TP_STRUCT__entry(__array(unsigned char, addr,
+				     sizeof(struct sockaddr_in6))
+			     __field(int, status)
+			     __field(u32, recv_thresh)),
+	    TP_fast_assign(memcpy(__entry->addr, &conn->peer,
+				  sizeof(__entry->addr));
+			   __entry->status = status;
+			   __entry->recv_thresh = conn->res.recv_thresh;),
+	    TP_printk("peer=%pISpc status=%d recv=%u",
+		      __entry->addr, __entry->status, __entry->recv_thresh)
+);
+
+/*
  * A client RPC still pinned by its reply after the transport's queues
  * were drained: the device never completed the LOCAL_INV chain that
  * was to release it. task and xid name the RPC that is sent again.

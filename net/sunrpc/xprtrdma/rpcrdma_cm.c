@@ -58,6 +58,10 @@ static atomic_t rpcrdma_cm_drained = ATOMIC_INIT(0);
 static atomic_t rpcrdma_cm_drain_timeouts = ATOMIC_INIT(0);
 /* ... of those, waits cut short by sharing an earlier detach's wait */
 static atomic_t rpcrdma_cm_drain_shortened = ATOMIC_INIT(0);
+/* Client connections whose server used Send With Invalidate without R */
+static atomic_t rpcrdma_cm_swi_without_r = ATOMIC_INIT(0);
+/* Client Receives that failed because the Send did not fit */
+static atomic_t rpcrdma_cm_recv_too_long = ATOMIC_INIT(0);
 
 /**
  * rpcrdma_cm_pdata_enabled - Does this module exchange private data
@@ -115,23 +119,31 @@ void rpcrdma_cm_set_local(struct rpcrdma_cm_conn *conn,
 }
 
 /**
- * rpcrdma_cm_set_peer - Record a connection's role and peer address
+ * rpcrdma_cm_begin - Start a connection's RFC 8797 state
  * @conn: connection state
  * @id: the connection's CM ID
  * @server: true for svcrdma, false for xprtrdma
+ *
+ * Records the role and the peer's address, and reads the pdata
+ * parameter once: advertise and parse run at different CM events, and
+ * a write to the parameter between them must not leave this side
+ * advertising by one value and parsing by the other (a client that
+ * sized its Receives at 1024 while the server negotiated 4096).
  */
-void rpcrdma_cm_set_peer(struct rpcrdma_cm_conn *conn,
-			 const struct rdma_cm_id *id, bool server)
+void rpcrdma_cm_begin(struct rpcrdma_cm_conn *conn,
+		      const struct rdma_cm_id *id, bool server)
 {
 	conn->server = server;
+	conn->pdata = rpcrdma_cm_pdata_enabled();
 	memcpy(&conn->peer, &id->route.addr.dst_addr, sizeof(conn->peer));
 }
 
 /**
  * rpcrdma_cm_advertise - Build this side's private data message
- * @conn: connection state with @conn->local filled in
+ * @conn: connection state, begun, with @conn->local filled in
  * @buf: output, at least %RPCRDMA_PDATA_V1_LEN octets
- * @len: output, octets to hand to the CM (0 when pdata=0)
+ * @len: output, octets to hand to the CM (0 when pdata was 0 as the
+ *	 connection began)
  *
  * The advertised sizes are recorded as the codec will encode them
  * (rounded down to a multiple of 1024, within 1024..262144).
@@ -140,7 +152,7 @@ void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len)
 {
 	conn->local.max_send = rpcrdma_pdata_clamp_size(conn->local.max_send);
 	conn->local.max_recv = rpcrdma_pdata_clamp_size(conn->local.max_recv);
-	if (rpcrdma_cm_pdata_enabled()) {
+	if (conn->pdata) {
 		rpcrdma_pdata_build(buf, &conn->local);
 		*len = RPCRDMA_PDATA_V1_LEN;
 	} else {
@@ -152,15 +164,16 @@ void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len)
 
 /**
  * rpcrdma_cm_parse - Search the peer's private data for RFC 8797
- * @conn: connection state
+ * @conn: connection state, begun
  * @param: connection parameters from the CM event
  *
- * With pdata=0 the peer's data is ignored and the status is "disabled".
+ * When pdata was 0 as the connection began, the peer's data is ignored
+ * and the status is "disabled".
  */
 void rpcrdma_cm_parse(struct rpcrdma_cm_conn *conn,
 		      const struct rdma_conn_param *param)
 {
-	if (!rpcrdma_cm_pdata_enabled())
+	if (!conn->pdata)
 		conn->status = RPCRDMA_PDATA_DISABLED;
 	else
 		conn->status = rpcrdma_pdata_parse(param->private_data,
@@ -234,6 +247,11 @@ static int rpcrdma_cm_connections_show(struct seq_file *m, void *v)
 			seq_printf(m, " reply_chunks=%ld short_replies=%ld",
 				   atomic_long_read(&conn->reply_chunks),
 				   atomic_long_read(&conn->short_replies));
+		else
+			seq_printf(m, " recv_inv=%ld swi_without_r=%ld recv_too_long=%ld",
+				   atomic_long_read(&conn->recv_inv),
+				   atomic_long_read(&conn->swi_without_r),
+				   atomic_long_read(&conn->recv_too_long));
 		seq_putc(m, '\n');
 	}
 	spin_unlock(&rpcrdma_cm_lock);
@@ -311,6 +329,42 @@ void rpcrdma_cm_count_drained(bool completed, bool shared)
 }
 
 /**
+ * rpcrdma_cm_recv_done - Account what a client Receive shows of the server
+ * @conn: the client connection's state
+ * @status: the Receive's completion status (enum ib_wc_status)
+ * @wc_flags: the completion's flags, valid only when @status is success
+ * @inv_rkey: the R_key the server's Send invalidated, when it did
+ *
+ * RFC 8797 Section 4.1 allows Send With Invalidate only when both
+ * sides set R. Mainline's server advertises R=0 yet uses it whenever
+ * the client set R: the client is where that shows. Each such Receive
+ * is counted on the connection, and the connection once in
+ * <debugfs>/rpcrdma_cm/swi_without_r. A Send longer than the Receive
+ * buffer (a server that ignored the Receive Size) fails the Receive
+ * with a length error, or on rxe a QP operation error; those count in
+ * recv_too_long, on the connection and in total, since the connection
+ * is lost right after.
+ */
+void rpcrdma_cm_recv_done(struct rpcrdma_cm_conn *conn, int status,
+			  int wc_flags, u32 inv_rkey)
+{
+	if (status == IB_WC_LOC_LEN_ERR || status == IB_WC_LOC_QP_OP_ERR) {
+		atomic_long_inc(&conn->recv_too_long);
+		atomic_inc(&rpcrdma_cm_recv_too_long);
+		trace_rpcrdma_cm_recv_too_long(conn, status);
+		return;
+	}
+	if (status != IB_WC_SUCCESS || !(wc_flags & IB_WC_WITH_INVALIDATE))
+		return;
+	atomic_long_inc(&conn->recv_inv);
+	if (conn->res.remote_inv)
+		return;
+	if (atomic_long_inc_return(&conn->swi_without_r) == 1)
+		atomic_inc(&rpcrdma_cm_swi_without_r);
+	trace_rpcrdma_cm_swi_without_r(conn, inv_rkey);
+}
+
+/**
  * rpcrdma_cm_init - Set up the debugfs view
  *
  * Return: always 0: debugfs is optional, and failing to create it
@@ -335,6 +389,10 @@ int rpcrdma_cm_init(void)
 				&rpcrdma_cm_drain_timeouts);
 	debugfs_create_atomic_t("drain_shortened", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_drain_shortened);
+	debugfs_create_atomic_t("swi_without_r", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_swi_without_r);
+	debugfs_create_atomic_t("recv_too_long", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_recv_too_long);
 	return 0;
 }
 

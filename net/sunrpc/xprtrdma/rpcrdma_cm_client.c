@@ -5,7 +5,9 @@
  * rpcrdma_ep_create() calls rpcrdma_cm_client_advertise() where
  * upstream filled in its own message; the ESTABLISHED handler calls
  * rpcrdma_cm_client_established() where upstream parsed the server's
- * reply; rpcrdma_ep_destroy() calls rpcrdma_cm_client_destroy().
+ * reply; rpcrdma_wc_receive() calls rpcrdma_cm_client_receive() for
+ * every Receive completion; rpcrdma_ep_destroy() calls
+ * rpcrdma_cm_client_destroy().
  */
 
 #include <linux/build_bug.h>
@@ -34,7 +36,7 @@ void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
 
 	BUILD_BUG_ON(sizeof(ep->re_cm_private) != RPCRDMA_PDATA_V1_LEN);
 
-	rpcrdma_cm_set_peer(conn, ep->re_id, false);
+	rpcrdma_cm_begin(conn, ep->re_id, false);
 	rpcrdma_cm_set_local(conn, device, ep->re_inline_send,
 			     ep->re_inline_recv);
 	rpcrdma_cm_advertise(conn, &ep->re_cm_private, &len);
@@ -66,6 +68,21 @@ void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
 	rpcrdma_set_max_header_sizes(ep);
 
 	rpcrdma_cm_link(conn);
+}
+
+/**
+ * rpcrdma_cm_client_receive - Note what a Receive completion shows
+ * @r_xprt: transport whose Receive completed
+ * @wc: the completion, before rpcrdma_wc_receive() looks at its status
+ *
+ * See rpcrdma_cm_recv_done(): remote invalidation the server used
+ * without having negotiated it, and Sends too long for the Receive.
+ */
+void rpcrdma_cm_client_receive(struct rpcrdma_xprt *r_xprt,
+			       const struct ib_wc *wc)
+{
+	rpcrdma_cm_recv_done(&r_xprt->rx_ep->re_cm, wc->status, wc->wc_flags,
+			     wc->ex.invalidate_rkey);
 }
 
 /**

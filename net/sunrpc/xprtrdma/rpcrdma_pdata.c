@@ -13,8 +13,13 @@
 #include <linux/string.h>
 #include <linux/sunrpc/rpcrdma_pdata.h>
 
-/* The Format Identifier as it appears on the wire (network order) */
-static const u8 rpcrdma_pdata_ident[4] = { 0xf6, 0xab, 0x0e, 0x18 };
+/* The Format Identifier as it appears in the message */
+static const u8 rpcrdma_pdata_ident[4] = {
+	(RPCRDMA_PDATA_FORMAT_ID >> 24) & 0xff,
+	(RPCRDMA_PDATA_FORMAT_ID >> 16) & 0xff,
+	(RPCRDMA_PDATA_FORMAT_ID >> 8) & 0xff,
+	RPCRDMA_PDATA_FORMAT_ID & 0xff,
+};
 
 /**
  * rpcrdma_pdata_clamp_size - Reduce a buffer size to one RFC 8797 can carry

@@ -30,10 +30,8 @@ void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
 {
 	struct rpcrdma_cm_conn *conn = &rdma->sc_cm;
 
-	rpcrdma_cm_set_peer(conn, rdma->sc_cm_id, true);
+	rpcrdma_cm_begin(conn, rdma->sc_cm_id, true);
 	rpcrdma_cm_parse(conn, param);
-	/* Decided at accept, once this side's limits are known */
-	rdma->sc_snd_w_inv = false;
 }
 
 /**
@@ -45,7 +43,8 @@ void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
  * The server advertises Receive Size = its receive buffer size and
  * Send Size = its largest inline Send (both sc_max_req_size), and R
  * when the device can post Send With Invalidate and the
- * remote_invalidate parameter allows.
+ * remote_invalidate parameter allows. svc_rdma_cm_reminv() reads the
+ * outcome; upstream's sc_snd_w_inv no longer decides anything.
  */
 void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 			struct rdma_conn_param *param,
@@ -60,7 +59,6 @@ void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 			     rdma->sc_max_req_size, rdma->sc_max_req_size);
 	rpcrdma_cm_advertise(conn, pmsg, &len);
 	rpcrdma_cm_negotiate(conn);
-	rdma->sc_snd_w_inv = conn->res.remote_inv;
 
 	param->private_data = len ? pmsg : NULL;
 	param->private_data_len = len;
@@ -106,23 +104,15 @@ int svc_rdma_cm_check_inline(const struct svcxprt_rdma *rdma,
 			     const struct xdr_buf *xdr)
 {
 	const struct rpcrdma_cm_conn *conn = &rdma->sc_cm;
-	unsigned int length = sctxt->sc_hdrbuf.len;
+	unsigned int hdrlen = sctxt->sc_hdrbuf.len, msglen = 0;
 
 	if (pcl_process_nonpayloads(write_pcl, xdr,
-				    svc_rdma_cm_count, &length) < 0)
+				    svc_rdma_cm_count, &msglen) < 0)
 		return 0;
-	if (length <= conn->res.send_thresh)
+	if (svc_rdma_cm_inline_fits(hdrlen, msglen, conn->res.send_thresh))
 		return 0;
-	trace_rpcrdma_cm_inline_too_large(conn, length);
+	trace_rpcrdma_cm_inline_too_large(conn, hdrlen + msglen);
 	return -E2BIG;
-}
-
-/* Octets one Write or Reply chunk takes in a transport header */
-static unsigned int svc_rdma_cm_chunk_hdrlen(const struct svc_rdma_chunk *chunk)
-{
-	/* item present, segment count, then HLOO per segment */
-	return (2 + chunk->ch_segcount * rpcrdma_segment_maxsz) *
-		sizeof(__be32);
 }
 
 /**
@@ -154,8 +144,8 @@ bool svc_rdma_cm_short_reply(struct svcxprt_rdma *rdma,
 			     const struct xdr_buf *xdr)
 {
 	struct rpcrdma_cm_conn *conn = &rdma->sc_cm;
+	unsigned int hdrlen, write_hdrlen = 0, msglen = 0;
 	struct svc_rdma_chunk *chunk;
-	unsigned int length;
 
 	if (pcl_is_empty(&rctxt->rc_reply_pcl))
 		return false;
@@ -163,21 +153,20 @@ bool svc_rdma_cm_short_reply(struct svcxprt_rdma *rdma,
 	if (!rpcrdma_cm_short_replies_enabled())
 		return false;
 
-	/* xid, vers, credits, proc; Read list absent; Write list end */
-	length = (rpcrdma_fixed_maxsz + 2) * sizeof(__be32);
 	pcl_for_each_chunk(chunk, &rctxt->rc_write_pcl)
-		length += svc_rdma_cm_chunk_hdrlen(chunk);
-	length += svc_rdma_cm_chunk_hdrlen(pcl_first_chunk(&rctxt->rc_reply_pcl));
+		write_hdrlen += svc_rdma_cm_chunk_hdrlen(chunk->ch_segcount);
+	chunk = pcl_first_chunk(&rctxt->rc_reply_pcl);
+	hdrlen = svc_rdma_cm_short_hdrlen(write_hdrlen, chunk->ch_segcount);
 	if (pcl_process_nonpayloads(&rctxt->rc_write_pcl, xdr,
-				    svc_rdma_cm_count, &length) < 0)
+				    svc_rdma_cm_count, &msglen) < 0)
 		return false;
 
-	if (length > conn->res.send_thresh) {
-		trace_rpcrdma_cm_reply_chunk(conn, length);
+	if (!svc_rdma_cm_inline_fits(hdrlen, msglen, conn->res.send_thresh)) {
+		trace_rpcrdma_cm_reply_chunk(conn, hdrlen + msglen);
 		return false;
 	}
 	atomic_long_inc(&conn->short_replies);
-	trace_rpcrdma_cm_short_reply(conn, length);
+	trace_rpcrdma_cm_short_reply(conn, hdrlen + msglen);
 	return true;
 }
 
@@ -193,11 +182,7 @@ unsigned int svc_rdma_cm_bc_max_payload(const struct svc_xprt *xprt)
 	const struct svcxprt_rdma *rdma =
 		container_of(xprt, struct svcxprt_rdma, sc_xprt);
 
-	/* Never below the RPC-over-RDMA Version 1 minimum, even if asked
-	 * before accept negotiated anything.
-	 */
-	return max_t(u32, rdma->sc_cm.res.send_thresh,
-		     RPCRDMA_PDATA_SIZE_MIN) - RPCRDMA_HDRLEN_MIN;
+	return svc_rdma_cm_bc_payload(rdma->sc_cm.res.send_thresh);
 }
 
 /**
@@ -236,39 +221,20 @@ void svc_rdma_cm_flush_qp(struct svcxprt_rdma *rdma)
 		ib_modify_qp(rdma->sc_qp, &attr, IB_QP_STATE);
 }
 
-/* How long a detach waits for the Work Requests posted on its QP */
-#define SVC_RDMA_CM_DRAIN_TIMEOUT	HZ
-/* The least a detach waits when it shares an earlier detach's wait */
-#define SVC_RDMA_CM_DRAIN_SHARED	(HZ / 5)
-
 /* When the latest wait for a live peer's Work Requests ends, in jiffies */
-static unsigned long svc_rdma_cm_drain_end;
+static unsigned long svc_rdma_cm_drain_end = SVC_RDMA_CM_DRAIN_START;
 
-/**
- * svc_rdma_cm_drain_wait - How long a detach waits for a live peer
- * @shared: set when the wait is shared with an earlier detach's
- *
- * nfsd's shutdown detaches its transports one after another, in one
- * thread, while the Work Requests posted on all of them progress at
- * once: a reply posted before an earlier detach's wait has had that
- * wait to leave. A detach that starts less than
- * SVC_RDMA_CM_DRAIN_TIMEOUT after the latest wait ended shares it: it
- * waits until that wait's end, and at least SVC_RDMA_CM_DRAIN_SHARED.
- * Otherwise N clients that went silent with replies posted would hold
- * the shutdown N seconds. Two detaches racing here at most shorten or
- * lengthen one wait; no lock is worth that.
- *
- * Return: the wait, in jiffies.
+/* svc_rdma_cm_drain_time() for a detach starting now. Two detaches
+ * racing here at most shorten or lengthen one wait; no lock is worth
+ * that.
  */
 static long svc_rdma_cm_drain_wait(bool *shared)
 {
-	unsigned long end = READ_ONCE(svc_rdma_cm_drain_end);
 	unsigned long now = jiffies;
-	long wait = SVC_RDMA_CM_DRAIN_TIMEOUT;
+	long wait;
 
-	*shared = time_before(now, end + SVC_RDMA_CM_DRAIN_TIMEOUT);
-	if (*shared)
-		wait = max_t(long, (long)(end - now), SVC_RDMA_CM_DRAIN_SHARED);
+	wait = svc_rdma_cm_drain_time(now, READ_ONCE(svc_rdma_cm_drain_end),
+				      shared);
 	WRITE_ONCE(svc_rdma_cm_drain_end, now + wait);
 	return wait;
 }
@@ -292,7 +258,7 @@ static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
  * symlink then fails with EEXIST, a rename, unlink or rmdir with
  * ENOENT. A TCP transport sends what its socket holds before the FIN.
  * Wait until nothing is posted, for at most SVC_RDMA_CM_DRAIN_TIMEOUT,
- * shared with the detaches close in time (svc_rdma_cm_drain_wait()):
+ * shared with the detaches close in time (svc_rdma_cm_drain_time()):
  * when the peer has gone, Work Requests complete only as the device
  * gives up on them, and the close must not wait that long.
  *

@@ -409,7 +409,55 @@ phase() {
 	no) check "$_ph-swi" "$_d" [ "$1" -eq 0 ] ;;
 	*) status "$_ph-swi" INFO "$_d" ;;
 	esac
+	recv_check "$_ph" "$1"
 	umount_nfs
+}
+
+# recv_check NAME SWIS: what this client's debugfs line says it saw of
+# the server's Sends (recv_inv, swi_without_r, recv_too_long), against
+# the SWIS Sends With Invalidate the server traced during the data.
+# Every one of those must have been counted; with reminv=1 none is a
+# violation, with reminv=0 each is. PHASE_SWI_WITHOUT_R=yes: the server
+# must have used it without R (Debian's stock server). A stock client
+# has no such counters, nor a module without rpcrdma_cm's debugfs (the
+# fixes-only module of scenario 15): nothing to check.
+recv_check() {
+	[ "$RPCRDMA_MODULE" = ours ] && [ -r "$CONNS" ] || return 0
+	_cl=$(conns | grep "peer=$VM_SERVER_IP:" | tail -n 1)
+	_ri=$(kv "$_cl" recv_inv)
+	if [ -z "$_ri" ]; then
+		status "$1-peer-recv" FAIL "no recv_inv in this client's debugfs line: $_cl"
+		return
+	fi
+	_sw=$(kv "$_cl" swi_without_r) _tl=$(kv "$_cl" recv_too_long)
+	_re=$(kv "$_cl" reminv)
+	_d="client recv_inv=$_ri swi_without_r=$_sw recv_too_long=$_tl reminv=$_re; server traced $2 Sends With Invalidate"
+	_ok=1
+	[ "$_ri" -ge "$2" ] && [ "$_tl" -eq 0 ] || _ok=0
+	if [ "$_re" = 1 ]; then
+		[ "$_sw" -eq 0 ] || _ok=0
+	else
+		[ "$_sw" -eq "$_ri" ] || _ok=0
+	fi
+	[ "${PHASE_SWI_WITHOUT_R:-}" = yes ] && { [ "$_sw" -gt 0 ] || _ok=0; }
+	check "$1-peer-recv" "$_d" [ $_ok = 1 ]
+}
+
+# status_tool NAME RC VERDICT: ask rpcrdma-cm-status (make tools) for
+# this guest's verdict; PASS when it exits RC and names VERDICT.
+status_tool() {
+	_st=/usr/local/bin/rpcrdma-cm-status
+	if [ ! -x $_st ]; then
+		status "$1" FAIL "no $_st in this guest (make tools builds it)"
+		return
+	fi
+	$_st >/tmp/status.txt 2>&1
+	_rc=$?
+	sed 's/^/RPCRDMA-STEP: status: /' /tmp/status.txt
+	_v=$(sed -n '1s/^rpcrdma-cm-status: \([a-z-]*\): .*/\1/p' /tmp/status.txt)
+	_ok=0
+	[ "$_rc" = "$2" ] && [ "$_v" = "$3" ] && _ok=1
+	check "$1" "exit $_rc, $(head -n 1 /tmp/status.txt | cut -c20-) (want $2 $3)" [ $_ok = 1 ]
 }
 
 # set_param NAME VALUE: change an rpcrdma module parameter here.

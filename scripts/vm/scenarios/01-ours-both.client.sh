@@ -8,4 +8,6 @@ trace_on xprtrdma_inline_thresh
 ALL="peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=1 send=4096 recv=4096 reminv=1"
 phase v41 4.1 "role=client $ALL" "role=server $ALL" yes 4096/4096
 phase v42 4.2 "role=client $ALL" "role=server $ALL" yes 4096/4096
+# this module loaded, and its server conformed
+status_tool status-ok 0 ok
 finish

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
-# Host-side helper for the scenarios that run tools/rpcrdma-cm-probe in
-# the guests (02, 07, 08, 09). Sourced by their sc_run.
+# Host-side helper for the scenarios that run tools/rpcrdma-cm-probe or
+# rpcrdma-cm-status in the guests (01, 02, 07, 08, 09). Sourced by their
+# sc_run.
 
 # sc_probe_guests: build the probe if needed (scripts/tools.sh, i.e.
 # `make tools`); mkinitramfs.sh puts build/tools/rpcrdma-cm-probe in the
@@ -10,7 +11,7 @@ sc_probe_guests() {
 	local probe=$BUILD/tools/rpcrdma-cm-probe
 	local f stale=0
 	# every probe source (the probe is split by concern) and the codecs
-	for f in "$TOP"/tools/rpcrdma-cm-probe*.[ch] \
+	for f in "$TOP"/tools/rpcrdma-cm-probe*.[ch] "$TOP"/tools/rpcrdma-cm-status \
 		 "$TOP"/net/sunrpc/xprtrdma/rpcrdma_pdata.c \
 		 "$TOP"/net/sunrpc/xprtrdma/rpcrdma_xchar*.c \
 		 "$TOP"/include/linux/sunrpc/rpcrdma_*.h; do
