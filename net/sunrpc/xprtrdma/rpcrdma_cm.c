@@ -247,7 +247,7 @@ static int rpcrdma_cm_connections_show(struct seq_file *m, void *v)
 			seq_printf(m, " reply_chunks=%ld short_replies=%ld",
 				   atomic_long_read(&conn->reply_chunks),
 				   atomic_long_read(&conn->short_replies));
-		else
+		if (!conn->server)
 			seq_printf(m, " recv_inv=%ld swi_without_r=%ld recv_too_long=%ld",
 				   atomic_long_read(&conn->recv_inv),
 				   atomic_long_read(&conn->swi_without_r),
