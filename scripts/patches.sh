@@ -286,7 +286,7 @@ inputs_stamp() {
 
 # cover_letter FILE: fill format-patch's template from scripts/patches/cover.txt.
 cover_letter() {
-	local file=$1 subject blurb maint tmp
+	local file=$1 subject blurb maint
 	subject=$(sed -n 's/^Subject: *//p' "$MSGDIR/features/cover.txt" | head -1)
 	local -a series
 	mapfile -t series < <(series_patches)
@@ -295,19 +295,25 @@ cover_letter() {
 	[ -n "$maint" ] || die "scripts/get_maintainer.pl --no-git gave nothing for the series (run in $KSRC_DIR)"
 	blurb=$(sed '1,/^---$/d' "$MSGDIR/features/cover.txt" |
 		sed -e "s|@BASE@|Linux $(makefile_version "$KSRC_DIR") (${KSRC_LABEL})|")
-	tmp=$(mktemp) || die "mktemp failed"
-	BLURB=$blurb MAINT=$maint SUBJ=$subject awk '
+	fill_cover "$file" "$subject" "$blurb" @GET_MAINTAINER@ "$maint" >"$file.new" &&
+		mv "$file.new" "$file"
+}
+
+# fill_cover FILE SUBJECT BLURB KEY TEXT: git format-patch's cover letter
+# template FILE with SUBJECT and BLURB in place, every BLURB line that
+# is KEY replaced with TEXT; printed
+fill_cover() {
+	SUBJ=$2 BLURB=$3 KEY=$4 TEXT=$5 awk '
 		/\*\*\* SUBJECT HERE \*\*\*/ {sub(/\*\*\* SUBJECT HERE \*\*\*/, ENVIRON["SUBJ"])}
 		/^\*\*\* BLURB HERE \*\*\*$/ {
 			n = split(ENVIRON["BLURB"], b, "\n")
 			for (i = 1; i <= n; i++) {
-				if (b[i] == "@GET_MAINTAINER@") print ENVIRON["MAINT"]
+				if (b[i] == ENVIRON["KEY"]) print ENVIRON["TEXT"]
 				else print b[i]
 			}
 			next
 		}
-		{print}' "$file" >"$tmp"
-	mv "$tmp" "$file"
+		{print}' "$1"
 }
 
 # git_as DIR ARGS...: git in DIR as the series' author (the caller's
@@ -597,17 +603,8 @@ fix_cover() {
 		bc=$(awk -v v="v$(makefile_version "$KSRC_DIR")" '$1 == v {print $2}' "$MSGDIR/bases.tab" 2>/dev/null)
 	blurb=$(sed '1,/^---$/d' "$tmpl" | sed -e "s|@BASE@|$base|g")
 	tmp=$(mktemp) || die "mktemp failed"
-	BLURB=$blurb SUBJ=$subject PATCHES=$(for p in "$@"; do printf '  %s\n' "$(subject_of "$p")"; done) awk '
-		/\*\*\* SUBJECT HERE \*\*\*/ {sub(/\*\*\* SUBJECT HERE \*\*\*/, ENVIRON["SUBJ"])}
-		/^\*\*\* BLURB HERE \*\*\*$/ {
-			n = split(ENVIRON["BLURB"], b, "\n")
-			for (i = 1; i <= n; i++) {
-				if (b[i] == "@PATCHES@") print ENVIRON["PATCHES"]
-				else print b[i]
-			}
-			next
-		}
-		{print}' "$file" >"$tmp"
+	fill_cover "$file" "$subject" "$blurb" @PATCHES@ \
+		"$(for p in "$@"; do printf '  %s\n' "$(subject_of "$p")"; done)" >"$tmp"
 	if [ -n "$bc" ]; then
 		printf '\nbase-commit: %s\n' "$bc" >>"$tmp"
 	else
