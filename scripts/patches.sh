@@ -90,10 +90,11 @@ KBUILD_FILES="net/sunrpc/xprtrdma/Makefile net/sunrpc/Makefile net/sunrpc/Kconfi
 mapfile -t MSGS < <(ls "$MSGDIR"/features/[0-9][0-9]-*.msg 2>/dev/null)
 [ ${#MSGS[@]} -gt 0 ] || die "no scripts/patches/features/NN-*.msg: nothing describes the series"
 
-# series_patches: the generated patches, cover letter excluded.
+# series_patches [DIR]: the patches of the series in DIR (default the
+# features), in order, cover letter excluded; one per line
 series_patches() {
 	local f
-	for f in "$FEAT"/00[0-9][0-9]-*.patch; do
+	for f in "${1:-$FEAT}"/00[0-9][0-9]-*.patch; do
 		[ -e "$f" ] && [ "${f##*/}" != 0000-cover-letter.patch ] && echo "$f"
 	done
 }
@@ -453,10 +454,8 @@ sw_generate() {
 	done
 	sgit format-patch -q --cover-letter --no-signature -o "$out" pristine..HEAD ||
 		die "git format-patch failed for $drv"
-	local -a dpatches=()
-	for m in "$out"/00[0-9][0-9]-*.patch; do
-		[ "${m##*/}" = 0000-cover-letter.patch ] || dpatches+=("$m")
-	done
+	local -a dpatches
+	mapfile -t dpatches < <(series_patches "$out")
 	fix_cover "$out/0000-cover-letter.patch" "$MSGDIR/$drv/cover.txt" "${dpatches[@]}"
 	fix_addresses "$out/0000-cover-letter.patch" "" "${dpatches[@]}"
 	msg "patches: $drv, for its maintainers: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in build/patches/$drv/"
@@ -654,10 +653,7 @@ fix_series() {
 	done
 	fgit format-patch -q --cover-letter --no-signature --subject-prefix="$prefix" \
 		-o "$out" pristine.."$sname" || die "git format-patch failed for $sname"
-	patches=()
-	for p in "$out"/00[0-9][0-9]-*.patch; do
-		[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
-	done
+	mapfile -t patches < <(series_patches "$out")
 	n=0
 	for p in "${patches[@]}"; do
 		fix_notes "$p" "${msgs[$n]}"
@@ -802,11 +798,7 @@ do_check() {
 	flock 8 || die "cannot lock $PCACHE.lock"
 	prepare_tree
 
-	SWPATCHES=()
-	for p in "$OUT"/siw/*.patch "$OUT"/rxe/*.patch; do
-		[ "${p##*/}" = 0000-cover-letter.patch ] && continue
-		[ -e "$p" ] && SWPATCHES+=("$p")
-	done
+	mapfile -t SWPATCHES < <(series_patches "$OUT/siw"; series_patches "$OUT/rxe")
 	touched=$(grep -h '^diff --git a/' "${PATCHES[@]}" "${SWPATCHES[@]}" | awk '{print substr($3, 3)}' | sort -u)
 	printf '%s\n' "$touched" >"$TREE/.rpcrdma-touched"
 
@@ -903,11 +895,8 @@ do_check() {
 # nothing to say. Appends to RESULTS, sets FAILED.
 check_sw() {
 	local drv=$1 sym=$2 patch n=0 line t0=$SECONDS
-	local -a patches=()
-	for patch in "$OUT/$drv"/*.patch; do
-		[ "${patch##*/}" = 0000-cover-letter.patch ] && continue
-		[ -e "$patch" ] && patches+=("$patch")
-	done
+	local -a patches
+	mapfile -t patches < <(series_patches "$OUT/$drv")
 	[ ${#patches[@]} -gt 0 ] || return 0
 	for patch in "${patches[@]}"; do
 		n=$((n + 1))
@@ -983,13 +972,11 @@ fix_apply_diff() {
 # the pristine files they touch
 fix_git_am() {
 	local dir=$1 sdir=$2 p log
-	local -a patches=()
+	local -a patches
 	log=$CK_LOG/am-$(echo "${sdir#"$OUT"/}" | tr '/' '-').log
 	rm -rf "$dir"
 	mkdir -p "$dir"
-	for p in "$sdir"/00[0-9][0-9]-*.patch; do
-		[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
-	done
+	mapfile -t patches < <(series_patches "$sdir")
 	while IFS= read -r p; do
 		mkdir -p "$dir/$(dirname "$p")"
 		cp "$KSRC_DIR/$p" "$dir/$p" || return 1
@@ -1074,10 +1061,7 @@ do_fix_check() {
 		else
 			mapfile -t msgs < <(fix_msgs "$d")
 		fi
-		patches=()
-		for p in "$OUT/$d"/00[0-9][0-9]-*.patch; do
-			[ "${p##*/}" = 0000-cover-letter.patch ] || patches+=("$p")
-		done
+		mapfile -t patches < <(series_patches "$OUT/$d")
 		[ ${#patches[@]} -eq ${#msgs[@]} ] ||
 			die "build/patches/$d/ holds ${#patches[@]} patches for ${#msgs[@]} descriptions; run 'make patches'"
 		for ((n = 1; n <= ${#patches[@]}; n++)); do
@@ -1114,8 +1098,7 @@ do_fix_check() {
 	t0=$SECONDS
 	fix_tree "$tree"
 	for d in "$@"; do
-		for p in "$OUT/$d"/00[0-9][0-9]-*.patch; do
-			[ "${p##*/}" = 0000-cover-letter.patch ] && continue
+		for p in $(series_patches "$OUT/$d"); do
 			fix_apply_diff "$tree" "$p" 2>"$CK_LOG/apply-fixes.log" ||
 				{ cat "$CK_LOG/apply-fixes.log" >&2; die "${p#"$OUT"/} does not apply on the fixes before it"; }
 		done
