@@ -162,6 +162,6 @@ help: ## this list
 	@echo "Kernels (scripts/kernels.tab; make kernels shows today's releases):"
 	@sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | \
 		awk 'NF {printf "  %-20s %-30s %s, make check: %s, VM QEMU: %s\n", $$1, $$2, $$6, $$5, $$7}'
-	@echo "  a release's -rt-amd64 and -cloud-amd64 flavours build as it does (KVER=6.12.118+deb13-rt-amd64); a release"
+	@echo "  a release's -rt-amd64 and -cloud-amd64 flavours build as it does (KVER=<release>-rt-amd64); a release"
 	@echo "  whose linux-source Debian dropped does not (make kernels: no-source)"
 	@echo "Cache outside the clone (roots, images, sources): $${RPCRDMA_CM_CACHE:-/var/cache/rpcrdma-cm}"

@@ -46,5 +46,6 @@ if [ ${#nosrc[@]} -gt 0 ]; then
 	echo "no-source = Debian's archive keeps that release's image and headers but no longer its linux-source: make KVER=<it> stops; boot a release that builds, or give KSRC=<a tree of that version>"
 	printf '  %s\n' "${nosrc[@]}"
 fi
-echo "flavours: <release>-rt-amd64 builds wherever <release> does (make KVER=6.12.118+deb13-rt-amd64 style); <release>-cloud-amd64 builds too (NFS/RDMA, mlx4, mlx5 and mana are in it) but has no rdma_rxe or siw, so the VM rig cannot test it"
+ex=$(kver_resolve "$(ktab_names | head -n 1)" 2>/dev/null)
+echo "flavours: <release>-rt-amd64 builds wherever <release> does (make KVER=${ex%-amd64}-rt-amd64); <release>-cloud-amd64 builds too (NFS/RDMA, mlx4, mlx5 and mana are in it) but has no rdma_rxe or siw, so the VM rig cannot test it"
 echo "host: Debian $(host_family); cache: $RPCRDMA_CM_CACHE"
