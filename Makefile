@@ -136,7 +136,7 @@ check: ## CI's tier (30 min from nothing, 15 warm): KUnit, fuzz, build+lint per 
 check-full: ## everything: the full matrix, debug lane, soak, patch series, packages' install test, bare hosts; each step is recorded in Documentation/testing.md (CHECK_UNTIL=<time>: start no step that would end later; CHECK_RESUME=1: carry steps that passed on the same code)
 	@$(TOP)/scripts/check.sh full
 
-errtest: ## provoke the first errors a user meets (no network, no space, not root, unknown release, unsupported host): each must say what to do
+errtest: ## provoke the first errors a user meets (no network, no space, not root, unknown release, a release without source, a kernel without NFS/RDMA, unsupported host): each must say what to do
 	@$(TOP)/scripts/errtest.sh
 
 hosttest: ## fresh bookworm and trixie roots (git, make, ca-certificates only): clone, make demo, a bounded make check (HOSTTEST_HOSTS=, HOSTTEST_CHECK=0|full, HOSTTEST_DEMO=0, HOSTTEST_KEEP=1)
