@@ -25,7 +25,7 @@ all: module
 module: ## build build/$(KVER)/rpcrdma.ko
 	@$(TOP)/scripts/build-module.sh
 
-install: module ## install into /lib/modules/$(KVER)/updates and run depmod
+install: module ## install into /lib/modules/$(KVER)/updates and run depmod; signed with DKMS's key (/var/lib/dkms/mok.key) or SIGN_KEY= SIGN_CERT= when one exists; stops when Secure Boot, module.sig_enforce or lockdown would refuse it unsigned
 	@$(TOP)/scripts/install.sh install
 
 uninstall: ## remove what `make install` installed
@@ -73,6 +73,10 @@ tools: ## build tools/rpcrdma-cm-probe (and rpcrdma-cm-status with its version)
 .PHONY: status-test
 status-test: ## rpcrdma-cm-status against made-up hosts: every verdict, its exit code, --json, --prometheus
 	@$(TOP)/scripts/status-test.sh
+
+.PHONY: install-test
+install-test: ## make install's signing (the installed file's signer and hash) and its Secure Boot stop, on made-up hosts
+	@$(TOP)/scripts/install-test.sh
 
 .PHONY: deb debtest
 deb: ## Debian packages rpcrdma-cm-dkms, rpcrdma-cm-tools in a fresh root of DEB_RELEASE (default: the host's) -> build/deb/<release>/
@@ -132,7 +136,7 @@ check: ## CI's tier (30 min from nothing, 15 warm): KUnit, fuzz, build+lint per 
 check-full: ## everything: the full matrix, debug lane, soak, patch series, packages' install test, bare hosts; each step is recorded in Documentation/testing.md (CHECK_UNTIL=<time>: start no step that would end later; CHECK_RESUME=1: carry steps that passed on the same code)
 	@$(TOP)/scripts/check.sh full
 
-errtest: ## provoke the first errors a user meets (no network, no space, not root, unknown release, unsupported host): each must say what to do
+errtest: ## provoke the first errors a user meets (no network, no space, not root, unknown release, a release without source, a kernel without NFS/RDMA, unsupported host): each must say what to do
 	@$(TOP)/scripts/errtest.sh
 
 hosttest: ## fresh bookworm and trixie roots (git, make, ca-certificates only): clone, make demo, a bounded make check (HOSTTEST_HOSTS=, HOSTTEST_CHECK=0|full, HOSTTEST_DEMO=0, HOSTTEST_KEEP=1)
@@ -152,9 +156,12 @@ help: ## this list
 		awk -F'\t' '{printf "  make %-20s %s\n", $$1, $$2}'
 	@echo "  make <name>               the module for a kernel of the table: $(KNAMES)"
 	@echo "Variables: KVER=<release or name> KSRC=<kernel tree> FUZZ_SECONDS=<n>"
+	@echo "  SIGN_KEY=<key> SIGN_CERT=<certificate> (make install; default: DKMS's, /var/lib/dkms/mok.key and mok.pub)"
 	@echo "  PATCHES_KVER=<name or release> PATCHES_VM=0|fixes|1 PATCHES_KUNIT=first|last|both|none"
 	@echo "  VM_QEMU=system|backports|<path> VM_SMP=<n> MATRIX=\"<names>\" RPCRDMA_CM_CACHE=<dir>"
 	@echo "Kernels (scripts/kernels.tab; make kernels shows today's releases):"
 	@sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | \
 		awk 'NF {printf "  %-20s %-30s %s, make check: %s, VM QEMU: %s\n", $$1, $$2, $$6, $$5, $$7}'
+	@echo "  a release's -rt-amd64 and -cloud-amd64 flavours build as it does (KVER=<release>-rt-amd64); a release"
+	@echo "  whose linux-source Debian dropped does not (make kernels: no-source)"
 	@echo "Cache outside the clone (roots, images, sources): $${RPCRDMA_CM_CACHE:-/var/cache/rpcrdma-cm}"

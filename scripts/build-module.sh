@@ -26,6 +26,13 @@ set -o pipefail
 [ -n "$KVER" ] || KVER=$(kver_default)
 kbuild_enter "$@"
 ensure_headers
+# The module replaces the kernel's own rpcrdma.ko: a kernel without one
+# (NFS/RDMA not configured, or built in) has nothing for it to replace.
+case $(sed -n 's/^CONFIG_SUNRPC_XPRT_RDMA=//p' "$(kdir)/.config" 2>/dev/null) in
+m) ;;
+y) die "kernel $KVER has NFS/RDMA built in (CONFIG_SUNRPC_XPRT_RDMA=y in $(kdir)/.config): no module can replace it; use a kernel that builds it as a module (Debian's -amd64, -rt-amd64 and -cloud-amd64 do)" ;;
+*) die "kernel $KVER is built without NFS/RDMA (no CONFIG_SUNRPC_XPRT_RDMA=m in $(kdir)/.config): it has no rpcrdma.ko for this module to replace; use a kernel that has it (Debian's -amd64, -rt-amd64 and -cloud-amd64 do; make kernels)" ;;
+esac
 ensure_ksrc
 need_pkgs coccinelle make gcc
 case " ${KBUILD_ARGS:-} ${MAKEFLAGS:-} " in *" C="[12]" "*) need_pkgs sparse ;; esac

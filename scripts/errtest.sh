@@ -7,6 +7,8 @@
 # nothing half-made behind (no *.new directory, no package lists marked
 # current). The cases:
 #   unknown release     a release of a known series that no suite carries
+#   no source           a release the archive carries, but not its source
+#   no xprtrdma         a kernel configured without CONFIG_SUNRPC_XPRT_RDMA
 #   unknown series      a release no line of scripts/kernels.tab matches
 #   no network          Debian's archive unreachable (a closed local port)
 #   no space            a cache on a 64 MiB tmpfs
@@ -64,6 +66,28 @@ expect "unknown release" \
 	'no Debian suite provides linux-headers-6\.12\.1\+deb13-amd64.*|6\.12\.[0-9]+\+deb13-amd64 \(trixie' \
 	make -s module KVER=6.12.1+deb13-amd64
 [ ! -e "$BUILD/6.12.1+deb13-amd64/rpcrdma.ko" ] && rm -rf "$BUILD/6.12.1+deb13-amd64"
+# A release the archive keeps without its linux-source (trixie-backports
+# kept 6.16.12 beside linux-source-7.3 alone): it must stop before
+# installing headers or making a build root, with both ways out.
+nosrc=$(kver_releases | while read -r _ r _ v; do
+	ksrc_buildable "$r" "$v" || { echo "$r"; break; }
+done)
+if [ -n "$nosrc" ]; then
+	expect "no source" "^error: ${nosrc//+/\\+} cannot be built: Debian's archive no longer carries its source, linux-source-" \
+		make -s module KVER="$nosrc"
+	for way in "  - boot the newest release of .* that builds, .*, then: make KVER=" "  - give KSRC=<a source tree of "; do
+		grep -qE -- "^$way" "$T/no-source.log" || { echo "FAIL  no source: no /$way/"; fail=$((fail + 1)); }
+	done
+	[ ! -e "$BUILD/$nosrc" ] || { echo "FAIL  no source: left $BUILD/$nosrc"; fail=$((fail + 1)); }
+else
+	echo "INFO  no source: every release the archive carries has its linux-source; not run"
+fi
+# A kernel built without NFS/RDMA (a made-up build tree)
+mkdir -p "$T/nordma"
+printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n' >"$T/nordma/Makefile"
+printf 'CONFIG_SUNRPC=m\n# CONFIG_SUNRPC_XPRT_RDMA is not set\n' >"$T/nordma/.config"
+expect "no xprtrdma" 'kernel 6\.1\.0-57-amd64 is built without NFS/RDMA \(no CONFIG_SUNRPC_XPRT_RDMA=m in .*/nordma/\.config\): it has no rpcrdma\.ko' \
+	env BUILD="$T/nordma-build" KDIR="$T/nordma" KSRC="$T/nordma" make -s module KVER=6.1.0-57-amd64
 expect "unknown series" 'KVER=5\.10\.0-30-amd64 is no Debian amd64 kernel release this project knows' \
 	make -s module KVER=5.10.0-30-amd64
 

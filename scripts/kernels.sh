@@ -44,15 +44,37 @@ ktab_names() { ktab | awk '{print $1}'; }
 # in $RPCRDMA_CM_CACHE/kernels/<its release>/base and takes its line:
 # same build family, same QEMU.
 ktab_line() {
-	local name suites family re rest base
+	local name suites family re rest base rel
+	rel=$(kver_base "$1")
 	while read -r name suites family re rest; do
-		if [ "$1" = "$name" ] || [[ $1 =~ $re ]]; then
+		if [ "$1" = "$name" ] || [[ $rel =~ $re ]]; then
 			echo "$name $suites $family $re $rest"
 			return
 		fi
 	done < <(ktab)
 	base=$RPCRDMA_CM_CACHE/kernels/$1/base
 	[ -s "$base" ] && [ "$(cat "$base")" != "$1" ] && ktab_line "$(cat "$base")"
+}
+
+# kver_base REL: the default-flavour (-amd64) release of which REL is
+# the -rt or -cloud flavour (6.12.118+deb13-rt-amd64: 6.12.118+deb13-amd64),
+# else REL. Debian builds every flavour of a release from one source
+# package at one version, so a flavour takes its release's table line,
+# package version and linux-source.
+kver_base() {
+	case $1 in
+	*-rt-amd64) echo "${1%-rt-amd64}-amd64" ;;
+	*-cloud-amd64) echo "${1%-cloud-amd64}-amd64" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# kver_flavour REL: rt, cloud, or nothing for the default flavour.
+kver_flavour() {
+	case $1 in
+	*-rt-amd64) echo rt ;;
+	*-cloud-amd64) echo cloud ;;
+	esac
 }
 
 # ktab_field WHAT N: column N (1 name, 2 suites, 3 family, 4 release,
@@ -173,7 +195,7 @@ papt() {
 	flock -x "$lk"
 	[ -e "$d/apt.conf" ] && [ "$d/apt.conf" -nt "$KTAB" ] || papt_setup
 	if [ -z "$(find "$d/lists/.updated" -mmin -360 2>/dev/null)" ] ||
-	   [ ! -e "$d/releases" ]; then
+	   [ ! -e "$d/releases" ] || [ ! -e "$d/sources" ]; then
 		msg "reading Debian's package lists ($(ktab | awk '{print $2}' | tr ',\n' '  ' | xargs))"
 		need_space "$d" 300 "reading Debian's package lists"
 		APT_CONFIG=$d/apt.conf apt-get -q update >"$d/update.log" 2>&1 ||
@@ -184,6 +206,8 @@ papt() {
 			die "cannot read all of Debian's archive at $MIRROR: $(net_hint "$d/update.log")"
 		kver_releases_raw >"$d/releases.new" && mv "$d/releases.new" "$d/releases" ||
 			die "cannot list the kernel releases in $d/lists"
+		ksrc_list_raw >"$d/sources.new" && mv "$d/sources.new" "$d/sources" ||
+			die "cannot list the kernel sources in $d/lists"
 		touch "$d/lists/.updated"
 	fi
 	flock -s "$lk"
@@ -227,6 +251,84 @@ kver_releases_raw() {
 	done | sort -u
 }
 
+# ksrc_list_raw: "package version suite" for every linux-source-<x.y> of
+# each suite, as kver_releases_raw lists the images (written beside them
+# by papt, read by ksrc_suites).
+ksrc_list_raw() {
+	local f suite
+	for f in "$(papt_dir)"/lists/*_main_binary-amd64_Packages*; do
+		[ -e "$f" ] || continue
+		suite=$(basename "$f" | sed -n 's/.*_dists_\([^_]*\)_main_binary-amd64_Packages.*/\1/p')
+		/usr/lib/apt/apt-helper cat-file "$f" | awk -v s="$suite" '
+			/^Package: linux-source-[0-9]+\.[0-9]+$/ {p = $2}
+			/^Version: / && p != "" {print p, $2, s; p = ""}
+			/^$/ {p = ""}'
+	done | sort -u
+}
+
+# ksrc_suites VERSION: the suites that carry linux-source-<x.y> of that
+# exact package version (6.16.12-1~bpo13+1), one per line.
+ksrc_suites() {
+	local up=${1%%-*}
+	papt true
+	awk -v p="linux-source-${up%.*}" -v v="$1" '$1 == p && $2 == v {print $3}' "$(papt_dir)/sources"
+}
+
+# ksrc_offered SUITE...: the linux-source packages those suites carry,
+# for messages: "linux-source-7.2 7.2.6-1~bpo13+1 to 7.2.12-1~bpo13+1,
+# linux-source-7.3 7.3.4-1~bpo13+1".
+ksrc_offered() {
+	papt true
+	awk -v s=" $* " 'index(s, " " $3 " ") {print $1, $2}' "$(papt_dir)/sources" |
+		sort -u | sort -k1,1V -k2,2V | awk '
+		$1 != p {if (p != "") out(); p = $1; lo = $2}
+		{hi = $2}
+		function out() {printf "%s%s %s%s", sep, p, lo, (lo == hi ? "" : " to " hi); sep = ", "}
+		END {if (p != "") out(); else printf "no linux-source at all"; print ""}'
+}
+
+# ksrc_buildable REL VERSION: true when this project can build REL
+# (package VERSION): its linux-source is already unpacked in the cache,
+# or a suite of the table carries it.
+ksrc_buildable() {
+	[ -e "$RPCRDMA_CM_CACHE/src/linux-source-${2%%-*}/.extracted" ] ||
+		[ -n "$(ksrc_suites "$2")" ]
+}
+
+# ksrc_check: stop at once, with the ways out, when $KVER is a Debian
+# release whose exact linux-source no suite of the table carries any
+# more. Debian keeps a suite's older images and headers but only the
+# linux-source of its newest builds: trixie-backports kept 6.16.12,
+# 6.18.15 and 7.0.13 beside linux-source-7.2 and -7.3 alone, and the
+# download failed only after the headers were installed. KSRC given, a
+# source unpacked in the cache, or a DKMS build (installed source only)
+# pass.
+ksrc_check() {
+	local ver up name fl meta rel='' st='' r s v way
+	[ -z "${KSRC:-}" ] && ! offline || return 0
+	ver=$(kver_pkg_version)
+	[ -n "$ver" ] || return 0
+	ksrc_buildable "$KVER" "$ver" && return 0
+	up=${ver%%-*}
+	name=$(ktab_field "$KVER" 1)
+	fl=$(kver_flavour "$KVER")
+	meta=linux-image-${fl:+$fl-}amd64
+	while read -r _ r s v; do
+		ksrc_buildable "$r" "$v" && rel=$r st=$s
+	done < <(kver_releases "$name")
+	if [ -n "$rel" ]; then
+		[ -z "$fl" ] || rel=${rel%-amd64}-$fl-amd64
+		case $st in *-backports) st="-t $st " ;; *) st= ;; esac
+		way="boot the newest release of $name that builds, $rel (apt-get install $st$meta, reboot), then: make KVER=$rel"
+	else
+		way="wait for Debian's next build of $name: no release of it has its source in the archive today"
+	fi
+	die "$KVER cannot be built: Debian's archive no longer carries its source, linux-source-${up%.*} $ver
+($(kver_suites | xargs) has only $(ksrc_offered "$(kver_suites | xargs)")). Either
+  - $way; or
+  - give KSRC=<a source tree of $up>: Debian's linux-source-${up%.*}_${ver}_all.deb from snapshot.debian.org (dpkg-deb -x, then untar usr/src/linux-source-${up%.*}.tar.xz), or kernel.org's linux-$up"
+}
+
 # kver_releases [NAME]: "name release suite version", one line per
 # release that a suite of a table line carries today (of NAME's line
 # only, when given): every build the archive still has, not only the
@@ -264,8 +366,15 @@ kver_known() {
 # version holds the matching source. Empty for a kernel Debian does not
 # carry.
 kver_pkg_version() {
-	# image and headers come from one source package: one version
-	kver_releases | awk -v r="$KVER" '$2 == r {print $4}' | sort -V | tail -n 1
+	# image and headers come from one source package: one version, for
+	# every flavour
+	local base
+	base=$(kver_base "$KVER")
+	if [ "$base" != "$KVER" ]; then
+		papt true
+		awk -v r="$KVER" '$1 == r {f = 1} END {exit !f}' "$(papt_dir)/releases" || return 0
+	fi
+	kver_releases | awk -v r="$base" '$2 == r {print $4}' | sort -V | tail -n 1
 }
 
 # kver_normalize: turn a short name in $KVER into its release, and check
@@ -305,7 +414,7 @@ use one of those, or a short name (make KVER=trixie builds the newest of trixie'
 
 # kver_suites: the suites that carry $KVER.
 kver_suites() {
-	kver_releases | awk -v r="$KVER" '$2 == r {print $3}'
+	kver_releases | awk -v r="$(kver_base "$KVER")" '$2 == r {print $3}'
 }
 
 # host_enable_suite SUITE: let the host's apt install from SUITE (a suite
@@ -392,6 +501,7 @@ ksrc_fetch() {
 # on demand); the calling script ends there.
 kbuild_enter() {
 	[ -n "${RPCRDMA_CM_ROOT:-}" ] && return 0 # already inside one
+	ksrc_check
 	kver_native && return 0
 	local fam script
 	fam=$(kver_family)

@@ -104,7 +104,6 @@ tree_version() {
 mkdir -p "$BUILD"
 # shellcheck source=scripts/kernels.sh
 . "$TOP/scripts/kernels.sh"
-kver_normalize
 
 # kver_default: the running kernel if its headers are installed, else
 # the newest installed linux-headers-*, else (a bare host) the release
@@ -438,3 +437,6 @@ need_tshark() {
 	fi
 	need_pkgs tshark
 }
+
+# last: it needs kdir, for a kernel of the user's own with headers
+kver_normalize

@@ -48,7 +48,11 @@ host() {
 	printf '#!/bin/sh\nf=%s/pkgs; [ -e "$f" ] || exit 1\nfor p; do case $p in -*) ;; *) v=$(sed -n "s/^$p //p" "$f"); [ -n "$v" ] && printf "ii %%s" "$v" && exit 0;; esac; done\nexit 1\n' \
 		"$R" >"$R/stub/dpkg-query"
 	chmod +x "$R/stub/dpkg-query"
+	# apt-cache madison PKG: the versions apt knows, from $R/madison
+	printf '#!/bin/sh\n[ "$1" = madison ] || exit 1\ngrep "^ *$2 |" %s/madison\nexit 0\n' "$R" >"$R/stub/apt-cache"
+	chmod +x "$R/stub/apt-cache"
 	: >"$R/pkgs"
+	: >"$R/madison"
 }
 # kernel K KIND...: install modules for K: stock under kernel/, ours
 # under updates/dkms/ (KIND "ours[:SRC]"), headers with version V
@@ -193,6 +197,21 @@ cases() {
 		"fix: apt install linux-source-6.1 (version 6.1.192)"
 	run --json
 	json 'j["kernels"][0]["module"], j["kernels"][0]["fix"]' "('stock', 'apt install linux-source-6.1 (version 6.1.192)')"
+
+	# a kernel whose headers stayed in the archive, but not its source
+	host nosource
+	kernel $K1 stock headers=6.16.12
+	pkg rpcrdma-cm-dkms 0.1-1
+	pkg linux-headers-$K1 6.16.12-1~bpo13+1
+	echo " linux-source-7.3 | 7.3.4-1~bpo13+1 | http://deb.debian.org/debian trixie-backports/main amd64 Packages" >"$R/madison"
+	loaded stock
+	run
+	expect source-gone 2 stock "no apt source of this host carries linux-source-6.16 6.16.12-1~bpo13+1 any more" \
+		"fix: boot a kernel whose linux-source apt carries (the newest of the suite $K1 came from), or build the module from a tree of 6.16.12: make install KVER=$K1 KSRC=<tree>"
+	# the same kernel when apt still has its source: install it
+	echo " linux-source-6.16 | 6.16.12-1~bpo13+1 | http://deb.debian.org/debian trixie-backports/main amd64 Packages" >>"$R/madison"
+	run
+	expect source-in-apt 2 stock "linux-source-6.16 is not installed (the build needs the kernel's own source, 6.16.12); fix: apt install linux-source-6.16"
 
 	host nodkms
 	kernel $K1 stock

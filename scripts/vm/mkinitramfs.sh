@@ -89,8 +89,17 @@ FILES=(
 # DKMS on this host can slip this project's rpcrdma.ko into a "stock"
 # scenario. Paths are printed relative to $VM_MODDIR.
 modpaths() {
-	local m
-	for m in "${MODS[@]}"; do
+	local m mods=("${MODS[@]}") i
+	# An image without rdma_rxe (cloud-amd64) runs make rxe's
+	# (VM_RXE=fixed, from each VM's overlay): the base holds what that
+	# one depends on instead.
+	if [ "$VM_RDMA" = rxe ] && [ "$VM_RXE" != stock ] &&
+	   ! grep -qE '(^|/)rdma_rxe\.ko(\.[a-z]+)?:' "$VM_MODDIR/modules.dep"; then
+		for i in "${!mods[@]}"; do [ "${mods[$i]}" = rdma_rxe ] && unset "mods[$i]"; done
+		read -r -a i < <(modinfo -F depends "$(vm_rxe_ko)" | tr ',' ' ')
+		mods+=("${i[@]}")
+	fi
+	for m in "${mods[@]}"; do
 		# built into this kernel: nothing to copy, modprobe knows it
 		grep -qE "(^|/)${m}\.ko\$" "$VM_MODDIR/modules.builtin" && continue
 		if ! grep -qE "(^|/)${m}\.ko(\.[a-z]+)?:" "$VM_MODDIR/modules.dep"; then
