@@ -74,11 +74,14 @@ tools: ## build tools/rpcrdma-cm-probe (and rpcrdma-cm-status with its version)
 status-test: ## rpcrdma-cm-status against made-up hosts: every verdict, its exit code, --json, --prometheus
 	@$(TOP)/scripts/status-test.sh
 
-.PHONY: deb debtest
-deb: ## Debian packages rpcrdma-cm-dkms, rpcrdma-cm-tools in a fresh root of DEB_RELEASE (default: the host's) -> build/deb/<release>/
+.PHONY: deb debtest repo
+deb: ## Debian packages rpcrdma-cm-dkms, rpcrdma-cm-tools and the prebuilt rpcrdma-cm-modules-<kernel> (DEB_MODULES=) in fresh roots of DEB_RELEASE (default: the host's) -> build/deb/<release>/
 	@$(TOP)/scripts/deb.sh
 
-debtest: ## per DEB_RELEASES (default "bookworm trixie"): install the packages in a fresh root, DKMS, dkms-autopkgtest, VM pairs, removal
+repo: ## a signed apt repository of make deb's packages in build/repo/ (REPO_KEY=<your gpg key>, else a key made once in build/repo-key/); prints the sources.list line
+	@$(TOP)/scripts/repo.sh
+
+debtest: ## per DEB_RELEASES (default "bookworm trixie"): install the packages in a fresh root, DKMS, dkms-autopkgtest, VM pairs, removal (DEBTEST_PATH=modules: the prebuilt package from make repo's repository, no compiler)
 	@$(TOP)/scripts/debtest.sh
 
 siw: ## build siw.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/siw (SIW_UPSTREAM=1: without)
