@@ -74,8 +74,8 @@ modules_source() {
 			printf '  * Rebuild %s of the same source.\n\n%s\n\n' "$DEB_MODULES_REBUILD" "$trailer"
 			printf '%s (%s) %s; urgency=medium\n\n' "$MOD_SRC" "${MOD_VER%+r*}" "$REL"
 		fi
-		printf '  * rpcrdma-cm %s prebuilt for linux-image-%s %s.\n\n%s\n' \
-			"$VER" "$MOD_ABI" "$MOD_KVERSION" "$trailer"
+		printf '  * rpcrdma-cm %s prebuilt for Linux %s\n    (linux-image-%s %s).\n\n%s\n' \
+			"$VER" "$MOD_ABI" "$MOD_ABI" "$MOD_KVERSION" "$trailer"
 	} >"$dir/debian/changelog" || die "cannot write $dir/debian/changelog"
 }
 
