@@ -15,6 +15,8 @@
 #   DEB_MODULES="trixie trixie-backports"   kernel lines of
 #                  scripts/kernels.tab whose module packages to build
 #                  (default: the release's own; "none": none)
+#   DEB_MODULES_ONLY=1   only those: add them to the packages of the
+#                  last make deb of this version (after a kernel update)
 #
 # Steps, each with its log under build/deb/<release>-logs/ (copied to
 # build/deb/<release>/logs/ when the build succeeds):
@@ -91,26 +93,20 @@ export_tree() {
 	fi
 }
 
-build() {
-	local t0=$SECONDS root new logs src lroot
-	mkdir -p "$BUILD/deb" "$ROOTS" || die "cannot create $BUILD/deb"
-	exec 5>"$BUILD/deb/.$REL.lock"
-	flock -n 5 || { msg "another make deb for $REL is running; waiting"; flock 5; }
-	deb_roots_reap "$ROOTS"
+# lintian_root LOGS: a fresh root with the release's lintian, in lroot
+lintian_root() {
+	deb_tarball "$LINTIAN_TARBALL" apt "$TARBALL_DAYS" - lintian
+	lroot=$ROOTS/lintian-$REL.$$
+	DEB_CLEANUP+=("$lroot")
+	deb_root_unpack "$LINTIAN_TARBALL" "$lroot"
+	# trixie's minimal root has no useradd (passwd is not essential there)
+	deb_chroot "$lroot" "$1/lintian-run.log" chown -R nobody: /build ||
+		die "cannot chown /build in the lintian root; see $1/lintian-run.log"
+}
 
-	root=$ROOTS/build-$REL.$$
-	new=$BUILD/deb/.$REL.new.$$
-	# kept after a failure, replaced by the next run
-	logs=$BUILD/deb/$REL-logs
-	rm -rf "$logs"
-	DEB_CLEANUP=("$root" "$new")
-	trap deb_cleanup EXIT
-	trap 'exit 130' INT TERM
-	mkdir -p "$logs" "$new" || die "cannot create $logs and $new"
-
-	# passwd for useradd below: trixie's mmdebstrap leaves it out of
-	# the buildd variant (bookworm's put it in)
-	deb_tarball "$TARBALL" buildd "$TARBALL_DAYS" - passwd
+# main_build ROOT NEW LOGS: steps 1 to 4, the results into NEW
+main_build() {
+	local root=$1 new=$2 logs=$3 src
 	msg "[1/5 +$((SECONDS - t0)) s] fresh $REL build root from $(basename "$TARBALL")"
 	deb_root_unpack "$TARBALL" "$root"
 
@@ -138,15 +134,9 @@ build() {
 		deb_fail "$logs/build.log" "dpkg-buildpackage failed"
 
 	msg "[4/5 +$((SECONDS - t0)) s] lintian ($REL's), in a root of its own"
-	deb_tarball "$LINTIAN_TARBALL" apt "$TARBALL_DAYS" - lintian
-	lroot=$ROOTS/lintian-$REL.$$
-	DEB_CLEANUP+=("$lroot")
-	deb_root_unpack "$LINTIAN_TARBALL" "$lroot"
+	lintian_root "$logs"
 	cp "$root"/build/rpcrdma-cm_"$VER"* "$root"/build/rpcrdma-cm-*_"$VER"_*.deb "$lroot/build/" ||
 		die "dpkg-buildpackage did not make the files expected (see $logs/build.log)"
-	# trixie's minimal root has no useradd (passwd is not essential there)
-	deb_chroot "$lroot" "$logs/lintian-run.log" chown -R nobody: /build ||
-		die "cannot chown /build in the lintian root; see $logs/lintian-run.log"
 	deb_chroot_as nobody "$lroot" "$logs/lintian-run.log" \
 		sh -c "cd /build && lintian --version && lintian --display-info --pedantic --show-overrides rpcrdma-cm_${VER}_amd64.changes >lintian.txt; echo lintian exit \$?"
 	cp "$lroot/build/lintian.txt" "$logs/lintian.txt" || die "lintian wrote no output; see $logs/lintian-run.log"
@@ -155,6 +145,48 @@ build() {
 	cp "$root"/build/rpcrdma-cm_"$VER"{.dsc,.tar.xz,_amd64.buildinfo,_amd64.changes} \
 		"$root"/build/rpcrdma-cm-dkms_"$VER"_all.deb "$root"/build/rpcrdma-cm-tools_"$VER"_amd64.deb \
 		"$new"/ || die "dpkg-buildpackage did not make every file expected (see $logs/build.log)"
+}
+
+# modules_only NEW LOGS: DEB_MODULES_ONLY=1: the packages of the last
+# make deb of this version into NEW, as they are, and a lintian root
+# for the module packages about to be built
+modules_only() {
+	local f
+	ls "$OUT/rpcrdma-cm-tools_${VER}_amd64.deb" "$OUT/rpcrdma-cm-dkms_${VER}_all.deb" >/dev/null 2>&1 ||
+		die "DEB_MODULES_ONLY=1 adds module packages to a make deb of $VER, and ${OUT#"$TOP"/}/ has none: run make deb DEB_RELEASE=$REL first"
+	for f in "$OUT"/*; do
+		[ -f "$f" ] && [ "${f##*/}" != contents.txt ] || continue
+		cp "$f" "$1/" || die "cannot copy $f"
+	done
+	msg "[1-4/5] DEB_MODULES_ONLY=1: rpcrdma-cm's packages as ${OUT#"$TOP"/}/ has them"
+	lintian_root "$2"
+}
+
+build() {
+	local t0=$SECONDS root new logs lroot
+	mkdir -p "$BUILD/deb" "$ROOTS" || die "cannot create $BUILD/deb"
+	exec 5>"$BUILD/deb/.$REL.lock"
+	flock -n 5 || { msg "another make deb for $REL is running; waiting"; flock 5; }
+	deb_roots_reap "$ROOTS"
+
+	root=$ROOTS/build-$REL.$$
+	new=$BUILD/deb/.$REL.new.$$
+	# kept after a failure, replaced by the next run
+	logs=$BUILD/deb/$REL-logs
+	rm -rf "$logs"
+	DEB_CLEANUP=("$root" "$new")
+	trap deb_cleanup EXIT
+	trap 'exit 130' INT TERM
+	mkdir -p "$logs" "$new" || die "cannot create $logs and $new"
+	# passwd for useradd: trixie's mmdebstrap leaves it out of the
+	# buildd variant (bookworm's put it in)
+	deb_tarball "$TARBALL" buildd "$TARBALL_DAYS" - passwd
+
+	if [ "${DEB_MODULES_ONLY:-0}" = 1 ]; then
+		modules_only "$new" "$logs"
+	else
+		main_build "$root" "$new" "$logs"
+	fi
 	local m
 	for m in "${MODULES[@]}"; do
 		modules_build "$m" "$new" "$logs" "$lroot"
