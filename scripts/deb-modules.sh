@@ -127,7 +127,12 @@ modules_build() {
 	cp "$new/${MOD_SRC}_$MOD_VER"* "$lroot/build/" || die "cannot copy $MOD_SRC into the lintian root"
 	deb_chroot_as nobody "$lroot" "$logs/lintian-run.log" \
 		sh -c "cd /build && lintian --display-info --pedantic --show-overrides ${MOD_SRC}_${MOD_VER}_amd64.changes >lintian-$MOD_ABI.txt; echo lintian exit \$?"
-	{ echo "== $MOD_SRC $MOD_VER"; cat "$lroot/build/lintian-$MOD_ABI.txt"; } >>"$new/lintian.txt" ||
+	# a section of this source from an earlier run (DEB_MODULES_ONLY=1)
+	# is replaced
+	awk -v s="== $MOD_SRC " 'index($0, "== ") == 1 {skip = index($0, s) == 1} !skip' \
+		"$new/lintian.txt" >"$new/lintian.txt.new" 2>/dev/null || : >"$new/lintian.txt.new"
+	{ echo "== $MOD_SRC $MOD_VER"; cat "$lroot/build/lintian-$MOD_ABI.txt"; } >>"$new/lintian.txt.new" &&
+		mv "$new/lintian.txt.new" "$new/lintian.txt" ||
 		die "lintian wrote no output for $MOD_SRC; see $logs/lintian-run.log"
 	msg "[5/5 +$((SECONDS - t0)) s] ${MOD_SRC}_${MOD_VER}_amd64.deb"
 }
