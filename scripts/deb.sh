@@ -191,6 +191,8 @@ build() {
 	for m in "${MODULES[@]}"; do
 		modules_build "$m" "$new" "$logs" "$lroot"
 	done
+	# every package's tags, kept with the logs when a check below fails
+	cp "$new/lintian.txt" "$logs/lintian.txt" || die "cannot copy $new/lintian.txt"
 	(cd "$new" && for d in *.deb; do echo "== dpkg -c $d"; dpkg -c "$d"; echo "== dpkg -I $d"; dpkg -I "$d"; done) \
 		>"$new/contents.txt" || die "cannot list the packages' contents"
 
