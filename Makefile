@@ -78,11 +78,14 @@ status-test: ## rpcrdma-cm-status against made-up hosts: every verdict, its exit
 install-test: ## make install's signing (the installed file's signer and hash) and its Secure Boot stop, on made-up hosts
 	@$(TOP)/scripts/install-test.sh
 
-.PHONY: deb debtest
-deb: ## Debian packages rpcrdma-cm-dkms, rpcrdma-cm-tools in a fresh root of DEB_RELEASE (default: the host's) -> build/deb/<release>/
+.PHONY: deb debtest repo
+deb: ## Debian packages rpcrdma-cm-dkms, rpcrdma-cm-tools and the prebuilt rpcrdma-cm-modules-<kernel> (DEB_MODULES=) in fresh roots of DEB_RELEASE (default: the host's) -> build/deb/<release>/
 	@$(TOP)/scripts/deb.sh
 
-debtest: ## per DEB_RELEASES (default "bookworm trixie"): install the packages in a fresh root, DKMS, dkms-autopkgtest, VM pairs, removal
+repo: ## a signed apt repository of make deb's packages in build/repo/ (REPO_KEY=<your gpg key>, else a key made once in build/repo-key/); prints the sources.list line
+	@$(TOP)/scripts/repo.sh
+
+debtest: ## per DEB_RELEASES (default "bookworm trixie"): install the packages in a fresh root, DKMS, dkms-autopkgtest, VM pairs, removal (DEBTEST_PATH=modules: the prebuilt package from make repo's repository, no compiler)
 	@$(TOP)/scripts/debtest.sh
 
 siw: ## build siw.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/siw (SIW_UPSTREAM=1: without)
@@ -127,7 +130,7 @@ buildroot-clean: ## delete the cached build roots (recreated on demand)
 patches: ## build/patches/: the fixes per tree (nfsd, nfs), their stable/6.12 and stable/6.1 backports, the features, siw, rxe, as git format-patch series
 	@$(TOP)/scripts/patches.sh generate
 
-patches-check: patches ## each fix alone and in its series on 7.3, 6.12, 6.1: build, checkpatch, scenario 15 with the fixes-only module; the features: build, checkpatch, KUnit, VM scenarios 1 2 6 7 11 (PATCHES_VM=0: no VMs, fixes: the fixes' only)
+patches-check: patches ## each fix alone and in its series on 7.3, 6.12, 6.1: build, checkpatch, scenario 15 with the fixes-only module; the features: build, checkpatch, KUnit, VM scenario 15 (PATCHES_VM=0: no VMs, fixes: the fixes' only)
 	@$(TOP)/scripts/patches.sh check
 
 check: ## CI's tier (30 min from nothing, 15 warm): KUnit, fuzz, build+lint per kernel, VM scenarios of kernels.tab's check column, dissector, package build (CHECK_KERNELS=, CHECK_SCENARIOS=, CHECK_DOC=cold|warm)

@@ -18,7 +18,8 @@
 # `make check-full`: the same steps with the "full" column's scenarios
 # (make matrix), plus the debug kernel lane, the short soak, the patch
 # series, the bare-host test (make hosttest) and the package install
-# test (make debtest). Run it before resolving an issue that touches
+# tests (make debtest, of the DKMS package and of the prebuilt modules
+# from make repo's repository). Run it before resolving an issue that touches
 # kernel-facing code, the VM rig or the packaging.
 #
 # Environment: CHECK_KERNELS="<names>" (default: every kernels.tab line
@@ -229,6 +230,9 @@ if [ "$tier" = full ]; then
 		make -s deb DEB_RELEASE=trixie
 	has_target debtest &&
 		step "Debian packages: install, DKMS, VM pair, removal (make debtest)" make -s debtest
+	has_target repo &&
+		step "prebuilt modules: from make repo's signed repository into fresh roots without a compiler, VM pair, upgrade, removal (make debtest DEBTEST_PATH=modules)" \
+			make -s debtest DEBTEST_PATH=modules
 	step "bare hosts: fresh bookworm and trixie roots, make demo and a bounded check (make hosttest)" \
 		make -s hosttest
 fi

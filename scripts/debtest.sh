@@ -6,7 +6,8 @@
 #
 #   DEB_RELEASES="bookworm trixie"   (default: both)
 #   DEBTEST_SKIP="vm mismatch"       steps not to run (vm, autopkgtest,
-#                                    mismatch, second)
+#                                    mismatch, second; upgrade with
+#                                    DEBTEST_PATH=modules)
 #
 # Per release (packages from build/deb/<release>/; made first when
 # missing), in a fresh root (a cached mmdebstrap --variant=apt tarball:
@@ -36,6 +37,30 @@
 #              modinfo finds the stock module for every kernel, none of
 #              the files the packages installed or DKMS made is left, and
 #              no new path names rpcrdma (step_remove)
+#
+# DEBTEST_PATH=modules: the prebuilt package instead, as a host without
+# a compiler gets it: from the signed repository of make repo
+# (build/repo/, made again from build/deb/<release>/), in a fresh root
+# without gcc (each step a line of build/deb/debtest-modules-<release>/
+# summary.txt):
+#   install    apt-get install rpcrdma-cm-modules-<ABI> rpcrdma-cm-tools
+#              from that repository (its signature checked against the
+#              key make repo exported) exits 0; it pulls in that
+#              linux-image, and neither gcc nor dkms
+#   module     modinfo -k <ABI> finds rpcrdma in updates/rpcrdma-cm with
+#              the package's version
+#   status     rpcrdma-cm-status names the package as the module's
+#              source (exit 5, not-loaded: nothing loads it in a root)
+#   conflict   apt-get -s install rpcrdma-cm-dkms would remove the
+#              modules package
+#   vm         that file boots in the VM rig, as for the DKMS path
+#              (scenario 1: 4096/4096, R=1 on both sides, and the
+#              guests' rpcrdma-cm-status "ok", exit 0)
+#   upgrade    a second build of the same source, version +r1, in a
+#              repository made again with the same key: apt-get upgrade
+#              installs it, and the module is still found
+#   remove     as above, for the modules package and the tools
+# DEBTEST_SCENARIOS (default "1 2") are the VM step's scenarios.
 # Exit status 0 when every step of every release passed.
 
 # shellcheck source=scripts/lib.sh
@@ -45,6 +70,11 @@ set -o pipefail
 . "$TOP/scripts/deb-lib.sh"
 
 RELEASES=${DEB_RELEASES:-bookworm trixie}
+DEBTEST_PATH=${DEBTEST_PATH:-dkms}
+case $DEBTEST_PATH in
+dkms | modules) ;;
+*) die "DEBTEST_PATH=$DEBTEST_PATH: dkms (the default: rpcrdma-cm-dkms) or modules (the prebuilt rpcrdma-cm-modules-<kernel> from make repo's repository)" ;;
+esac
 ROOTS=$BUILD/deb/.roots
 CACHE=$RPCRDMA_CM_CACHE/deb
 TARBALL_DAYS=7
@@ -67,9 +97,14 @@ snapshot() {
 		usrmerge | LC_ALL=C sort -u >"$2"
 }
 
-# owned ROOT: every path the packages installed in ROOT own.
+# owned ROOT: every path the packages installed in ROOT own (not those
+# under test, whose file lists dpkg keeps after a removal).
 owned() {
-	cat "$1"/var/lib/dpkg/info/*.list | sed 's|^|.|' | usrmerge | LC_ALL=C sort -u
+	local f
+	for f in "$1"/var/lib/dpkg/info/*.list; do
+		case " ${PKG_NAMES[*]} " in *" $(basename "$f" .list) "*) continue ;; esac
+		cat "$f"
+	done | sed 's|^|.|' | usrmerge | LC_ALL=C sort -u
 }
 
 # result NAME PASS|FAIL|SKIP DETAIL: one line of the release's summary.
@@ -170,11 +205,11 @@ step_vm() {
 	*.zst) zstd -qdc "$f" >"$ko" ;;
 	*) cp "$f" "$ko" ;;
 	esac || { result vm FAIL "cannot copy $f"; return 1; }
-	msg "[$REL] VM rig: scenarios 1 and 2 with the module DKMS installed ($KVER1)"
+	msg "[$REL] VM rig: scenarios ${DEBTEST_SCENARIOS:-1 2} with the module the packages installed ($KVER1)"
 	# one VM pair at a time, whatever runs beside (DEB_RELEASES one by one)
 	exec 6>"$BUILD/deb/.vm.lock"
 	flock 6 || die "cannot lock $BUILD/deb/.vm.lock"
-	if KVER=$KVER1 RPCRDMA_KO=$ko VMTEST_ONLY="1 2" VM_SMP=1 \
+	if KVER=$KVER1 RPCRDMA_KO=$ko VMTEST_ONLY="${DEBTEST_SCENARIOS:-1 2}" VM_SMP=1 \
 		"$TOP/scripts/vm/vmtest.sh" >"$LOGS/vmtest.log" 2>&1; then
 		# each scenario's line comes twice: as it ends, and in the summary
 		line=$(grep -E '^(PASS|FAIL) ' "$LOGS/vmtest.log" | awk '!seen[$0]++ {print $1, $2}' | xargs)
@@ -278,7 +313,7 @@ step_second() {
 # kernel's updates/dkms/rpcrdma.ko*.
 ours() {
 	local d
-	for d in "$DEBS"/rpcrdma-cm-dkms_"$VER"_all.deb "$DEBS"/rpcrdma-cm-tools_"$VER"_amd64.deb; do
+	for d in "${PKG_DEBS[@]}"; do
 		dpkg-deb -c "$d" | awk '$1 !~ /^d/ {print $6}'
 	done | usrmerge
 	(cd "$ROOT" && find ./var/lib/dkms/rpcrdma-cm ./usr/lib/modules/*/updates/dkms \
@@ -295,10 +330,11 @@ ours() {
 step_remove() {
 	local k f bad=() left
 	ours | LC_ALL=C sort -u >"$OUT/files-ours"
-	msg "[$REL] apt-get remove rpcrdma-cm-dkms rpcrdma-cm-tools"
-	deb_apt "$ROOT" "$LOGS/remove.log" remove rpcrdma-cm-dkms rpcrdma-cm-tools ||
+	msg "[$REL] apt-get remove ${PKG_NAMES[*]}"
+	deb_apt "$ROOT" "$LOGS/remove.log" remove "${PKG_NAMES[@]}" ||
 		{ result remove FAIL "apt-get remove failed (log: ${LOGS#"$TOP"/}/remove.log)"; return 1; }
-	in_root - dkms status | grep -q '^rpcrdma-cm' && bad+=("dkms status still lists rpcrdma-cm")
+	in_root - sh -c 'command -v dkms >/dev/null && dkms status' | grep -q '^rpcrdma-cm' &&
+		bad+=("dkms status still lists rpcrdma-cm")
 	for k in "$KVER1" ${KVER2:-}; do
 		f=$(kernel_module "$k")
 		[[ $f == /lib/modules/$k/kernel/net/sunrpc/xprtrdma/rpcrdma.ko* ]] ||
@@ -308,9 +344,15 @@ step_remove() {
 	owned "$ROOT" >"$OUT/files-owned"
 	LC_ALL=C comm -13 "$OUT/files-before" "$OUT/files-after" |
 		LC_ALL=C comm -23 - "$OUT/files-owned" >"$OUT/files-new-unowned"
+	# dpkg keeps a removed package's postrm (and its file list) until
+	# it is purged: dpkg's record, not a file of the package
+	local p info=()
+	for p in "${PKG_NAMES[@]}"; do
+		info+=(-e "^\./var/lib/dpkg/info/$(sed 's/[.+]/\\&/g' <<<"$p")\.(list|postrm|md5sums)\$")
+	done
 	{
 		LC_ALL=C comm -12 "$OUT/files-ours" "$OUT/files-after" | LC_ALL=C comm -23 - "$OUT/files-owned"
-		grep -i rpcrdma "$OUT/files-new-unowned"
+		grep -i rpcrdma "$OUT/files-new-unowned" | grep -Ev "${info[@]}"
 	} | LC_ALL=C sort -u >"$OUT/files-left"
 	left=$(wc -l <"$OUT/files-left")
 	[ "$left" -eq 0 ] || bad+=("$left of their files left behind (${OUT#"$TOP"/}/files-left): $(head -5 "$OUT/files-left" | xargs)")
@@ -350,6 +392,8 @@ test_release() {
 	mkdir -p "$ROOT/etc/initramfs-tools/conf.d"
 	echo MODULES=list >"$ROOT/etc/initramfs-tools/conf.d/rpcrdma-debtest"
 	snapshot "$ROOT" "$OUT/files-before"
+	PKG_NAMES=(rpcrdma-cm-dkms rpcrdma-cm-tools)
+	PKG_DEBS=("$DEBS/rpcrdma-cm-dkms_${VER}_all.deb" "$DEBS/rpcrdma-cm-tools_${VER}_amd64.deb")
 	if step_install && step_dkms; then
 		step_tools
 		step_vm
@@ -363,6 +407,9 @@ test_release() {
 	msg "[$REL] done in $((SECONDS - t0)) s"
 }
 
+# shellcheck source=scripts/debtest-modules.sh
+[ "$DEBTEST_PATH" = dkms ] || . "$TOP/scripts/debtest-modules.sh"
+
 mkdir -p "$ROOTS" || die "cannot create $ROOTS"
 deb_roots_reap "$ROOTS"
 trap deb_cleanup EXIT
@@ -375,11 +422,15 @@ for r in $RELEASES; do
 	esac
 done
 for r in $RELEASES; do
-	test_release "$r"
+	if [ "$DEBTEST_PATH" = dkms ]; then test_release "$r"; else test_release_modules "$r"; fi
 done
 echo
 for r in $RELEASES; do
-	cat "$BUILD/deb/debtest-$r/summary.txt"
+	if [ "$DEBTEST_PATH" = dkms ]; then
+		cat "$BUILD/deb/debtest-$r/summary.txt"
+	else
+		cat "$BUILD/deb/debtest-modules-$r/summary.txt"
+	fi
 	echo
 done
 [ "$FAILED" -eq 0 ] || die "debtest: some steps failed (above)"

@@ -55,7 +55,9 @@ host() {
 	: >"$R/madison"
 }
 # kernel K KIND...: install modules for K: stock under kernel/, ours
-# under updates/dkms/ (KIND "ours[:SRC]"), headers with version V
+# under updates/dkms/ (KIND "ours[:SRC]"), ours as the prebuilt package
+# installs it under updates/rpcrdma-cm/ (KIND "prebuilt[:SRC]"), headers
+# with version V
 kernel() {
 	local k=$1 kind
 	shift
@@ -63,6 +65,7 @@ kernel() {
 		case $kind in
 		stock) ko "$R/lib/modules/$k/kernel/net/sunrpc/xprtrdma/rpcrdma.ko" stock ;;
 		ours*) ko "$R/lib/modules/$k/updates/dkms/rpcrdma.ko" ours "${kind#ours:}" ;;
+		prebuilt*) ko "$R/lib/modules/$k/updates/rpcrdma-cm/rpcrdma.ko" ours "${kind#prebuilt:}" ;;
 		headers=*)
 			local -a v
 			IFS=. read -ra v <<<"${kind#headers=}"
@@ -216,7 +219,36 @@ cases() {
 	host nodkms
 	kernel $K1 stock
 	run
-	expect no-package 2 stock "rpcrdma-cm-dkms is not installed; fix: apt install rpcrdma-cm-dkms"
+	expect no-package 2 stock "neither rpcrdma-cm-modules-$K1 (prebuilt) nor rpcrdma-cm-dkms is installed; fix: apt install rpcrdma-cm-modules-$K1 (no compiler needed; from a repository of make repo), or apt install rpcrdma-cm-dkms"
+
+	# the prebuilt package (make deb, make repo): no DKMS, no headers
+	host prebuilt
+	kernel $K1 stock prebuilt:AAAA
+	pkg "rpcrdma-cm-modules-$K1" 0.1+6.1.192.3
+	loaded ours AAAA
+	debugfs 0 0 "$LINE_OURS"
+	run
+	expect prebuilt 0 ok "this module (0.1), loaded, conforming peers" \
+		"$K1 * this module 0.1 (/lib/modules/$K1/updates/rpcrdma-cm/rpcrdma.ko) from package rpcrdma-cm-modules-$K1"
+	run --json
+	json 'j["kernels"][0]["source"], j["kernels"][0]["shadowed"]' "('rpcrdma-cm-modules-$K1', '')"
+
+	# the package is installed, its module is not what modprobe finds
+	host prebuilt-nodepmod
+	kernel $K1 stock
+	pkg "rpcrdma-cm-modules-$K1" 0.1+6.1.192.3
+	run
+	expect prebuilt-nodepmod 2 stock "rpcrdma-cm-modules-$K1 is installed, but modprobe does not find its module; fix: depmod -a $K1"
+
+	# both the package's module and a DKMS one (make dkms beside the
+	# package): the one modprobe loads is named, the other as shadowed
+	host both
+	kernel $K1 stock ours:AAAA prebuilt:BBBB
+	run --json
+	json 'sorted([j["kernels"][0]["file"], j["kernels"][0]["shadowed"]])' \
+		"['/lib/modules/$K1/updates/dkms/rpcrdma.ko', '/lib/modules/$K1/updates/rpcrdma-cm/rpcrdma.ko']"
+	run
+	expect both 5 not-loaded "which modprobe does not load (dkms status lists DKMS's)"
 
 	host noheaders
 	kernel $K1 stock
