@@ -83,7 +83,24 @@ ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.
 	# what only client_cq_lockdep calls: a lockdep remedy for ib_core,
 	# not a patch for xprtrdma
 	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^void rpcrdma_cm_cq_lockdep_class\\("
-	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_cq_lockdep_class\\(")
+	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_cq_lockdep_class\\("
+	# module parameters, for testing against peers: the series uses
+	# their defaults (scripts/patches/features/upstream/ rewrites the
+	# code that reads them)
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include <linux/moduleparam\\.h>$"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^static bool rpcrdma_cm_(pdata|remote_invalidate|short_replies) = true;"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^module_param_named\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^MODULE_PARM_DESC\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^bool rpcrdma_cm_(pdata|short_replies)_enabled\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^ \\* The module parameters, the registry"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^ \\* The remote_invalidate module parameter"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^ \\* Reads the pdata parameter once"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^ \\*\\t \\(0 when pdata was 0"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^ \\* When pdata was 0 as the connection began"
+	"net/sunrpc/xprtrdma/svc_rdma_cm.c ^ \\* The short_replies module parameter"
+	"include/linux/sunrpc/rpcrdma_cm.h ^bool rpcrdma_cm_(pdata|short_replies)_enabled\\("
+	"include/linux/sunrpc/rpcrdma_cm.h ^ \\* @pdata:"
+	"include/linux/sunrpc/rpcrdma_cm.h ^\\s+bool\\s+pdata;")
 # Kbuild files and MAINTAINERS: the series edits them (generated, never stored)
 KBUILD_FILES="net/sunrpc/xprtrdma/Makefile net/sunrpc/Makefile net/sunrpc/Kconfig MAINTAINERS"
 
@@ -204,6 +221,7 @@ stage() {
 		cp "$TOP/$src" "$WORK/$dst"
 	done
 	adapt
+	upstream
 	for f in "${files[@]}"; do
 		read -r src dst <<<"$f"
 		dst=${dst:-$src}
@@ -254,6 +272,14 @@ stage() {
 # is built for; adapt_apply in lib.sh).
 adapt() {
 	adapt_apply "$KSRC_DIR" "$WORK" "$OUT/.logs"
+}
+
+# upstream: the rules of scripts/patches/features/upstream/ on this
+# patch's tree: our files in the idiom the maintainers take, without
+# what only the drop-in module has (module parameters). They run on
+# the whole files, before the Holds carve them.
+upstream() {
+	cocci_apply_dir "$MSGDIR/features/upstream" "$KSRC_DIR" "$WORK" "$OUT/.logs" >/dev/null
 }
 
 # kconfig_block FILE: the test's entry after SUNRPC_XPRT_RDMA's block.
