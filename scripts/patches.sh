@@ -84,6 +84,17 @@ ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.
 	# not a patch for xprtrdma
 	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^void rpcrdma_cm_cq_lockdep_class\\("
 	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_cq_lockdep_class\\("
+	# client_unpin_stranded: a workaround in xprtrdma for a provider
+	# that loses completions (siw), which the siw series fixes there
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^#include <trace/events/rpcrdma_cm\\.h>$"
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^static bool rpcrdma_cm_req_stranded\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^void rpcrdma_cm_client_unpin_stranded\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^static atomic_t rpcrdma_cm_stranded"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^void rpcrdma_cm_count_stranded\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^\\s+debugfs_create_atomic_t\\(\"stranded\""
+	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_count_stranded\\("
+	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_client_unpin_stranded\\("
+	"include/trace/events/rpcrdma_cm.h ^TRACE_EVENT\\(rpcrdma_cm_unpin_stranded,"
 	# module parameters, for testing against peers: the series uses
 	# their defaults (scripts/patches/features/upstream/ rewrites the
 	# code that reads them)
