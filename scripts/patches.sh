@@ -372,6 +372,25 @@ commit_msg() {
 	} | git_as "$1" commit -q --cleanup=strip -F -
 }
 
+# What the maintainers refuse at sight (Documentation/patches.md, "The
+# features series"), as extended regular expressions: none may be in a
+# features patch. The drop-in module keeps all of it.
+FEAT_REFUSED=("rpcrdma-cm" "module_param|MODULE_PARM_DESC")
+
+# feat_refused: die naming the patch and line where a FEAT_REFUSED
+# pattern made it into the features series.
+feat_refused() {
+	local re hits
+	local -a series
+	mapfile -t series < <(series_patches)
+	for re in "${FEAT_REFUSED[@]}"; do
+		hits=$(grep -nE -- "$re" "${series[@]}" | sed "s|^$FEAT/||" | head -5)
+		[ -z "$hits" ] ||
+			die "the features series carries '$re', which the maintainers refuse; carve it (ALWAYS_HOLD, Hold:) or rewrite it (scripts/patches/features/upstream/):
+$hits"
+	done
+}
+
 # do_generate NAME EMAIL: (in the build root when one is needed)
 do_generate() {
 	local name=$1 email=$2 n m stamp t0=$SECONDS p
@@ -431,6 +450,7 @@ do_generate() {
 	gitw format-patch -q --cover-letter --no-signature -o "$FEAT" pristine..HEAD ||
 		die "git format-patch failed"
 	cover_letter "$FEAT/0000-cover-letter.patch"
+	feat_refused
 	sw_generate siw "$name" "$email"
 	sw_generate rxe "$name" "$email"
 	fix_generate

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rpcrdma-cm: glue between rpcrdma.ko and the RFC 8797 codec.
+ * Glue between rpcrdma.ko and the RFC 8797 codec.
  *
  * Private to rpcrdma.ko. The build's semantic patches add a
  * struct rpcrdma_cm_conn to the client endpoint (struct rpcrdma_ep) and

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcrdma-cm: RFC 8797 private data for rpcrdma.ko, shared glue: the
- * steps both roles share, advertise, parse and negotiate.
+ * RFC 8797 private data for rpcrdma.ko, shared glue: the steps both
+ * roles share, advertise, parse and negotiate.
  *
  * The module parameters, the registry of live connections shown in
  * <debugfs>/rpcrdma_cm/connections, and a tracepoint for each step.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcrdma-cm: RFC 8797 private data on the client (xprtrdma).
+ * RFC 8797 private data on the client (xprtrdma).
  *
  * rpcrdma_ep_create() calls rpcrdma_cm_client_advertise() where
  * upstream filled in its own message; the ESTABLISHED handler calls

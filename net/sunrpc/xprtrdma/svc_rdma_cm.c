@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcrdma-cm: RFC 8797 private data on the server (svcrdma).
+ * RFC 8797 private data on the server (svcrdma).
  *
  * At CONNECT_REQUEST the client's private data is parsed and kept. At
  * accept the server advertises its own limits and negotiates. The
