@@ -194,11 +194,11 @@ insert_after() {
 }
 
 # kconfig_entry: the test's Kconfig entry, from kunit/Kconfig without
-# its comment header; in tree it needs SUNRPC to be descended into.
+# its comment header; in tree it tests the codec rpcrdma.ko exports.
 kconfig_entry() {
 	printf '\n'
 	sed -e '/^#/d' -e '/^$/{1d}' "$TOP/kunit/Kconfig" |
-		sed -e 's/^\tdepends on KUNIT$/\tdepends on KUNIT \&\& SUNRPC/' |
+		sed -e 's/^\tdepends on KUNIT$/\tdepends on KUNIT \&\& SUNRPC_XPRT_RDMA/' |
 		sed -e '/./,$!d'
 }
 
@@ -254,20 +254,11 @@ stage() {
 		printf '\nrpcrdma-y += %s\n' "$objs" >>"$WORK/net/sunrpc/xprtrdma/Makefile"
 	fi
 	if [ -n "$kunit" ]; then
-		# The suite goes into whichever module holds the codec: one
-		# object in two modules makes kbuild warn.
-		cat >>"$WORK/net/sunrpc/xprtrdma/Makefile" <<-'EOF'
-
-			ifneq ($(CONFIG_SUNRPC_XPRT_RDMA),)
-			rpcrdma-$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += rpcrdma_pdata_test.o
-			else
-			obj-$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += rpcrdma_pdata_kunit.o
-			rpcrdma_pdata_kunit-y := rpcrdma_pdata_test.o rpcrdma_pdata.o
-			endif
-		EOF
-		insert_after "$WORK/net/sunrpc/Makefile" \
-			'^obj-\$\(CONFIG_SUNRPC_XPRT_RDMA\) \+= xprtrdma/' \
-			'obj-$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += xprtrdma/'
+		# The suite is a module of its own, which the codec exports
+		# to only when KUnit is built (features/upstream/
+		# rpcrdma_pdata_kunit.cocci); rpcrdma.ko carries no test.
+		printf '\nobj-$(CONFIG_RPCRDMA_PDATA_KUNIT_TEST) += rpcrdma_pdata_test.o\n' \
+			>>"$WORK/net/sunrpc/xprtrdma/Makefile"
 		kconfig_block "$WORK/net/sunrpc/Kconfig"
 		cp "$MSGDIR/kunitconfig" "$WORK/net/sunrpc/xprtrdma/.kunitconfig"
 	fi
