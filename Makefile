@@ -123,7 +123,7 @@ buildroot-clean: ## delete the cached build roots (recreated on demand)
 patches: ## build/patches/: the fixes per tree (nfsd, nfs), their stable/6.12 and stable/6.1 backports, the features, siw, rxe, as git format-patch series
 	@$(TOP)/scripts/patches.sh generate
 
-patches-check: patches ## each fix alone and in its series on 7.3, 6.12, 6.1: build, checkpatch, scenario 15 with the fixes-only module; the features: build, checkpatch, KUnit, VM scenarios 1 2 6 7 11 (PATCHES_VM=0: no VMs, fixes: the fixes' only)
+patches-check: patches ## each fix alone and in its series on 7.3, 6.12, 6.1: build, checkpatch, scenario 15 with the fixes-only module; the features: build, checkpatch, KUnit, VM scenario 15 (PATCHES_VM=0: no VMs, fixes: the fixes' only)
 	@$(TOP)/scripts/patches.sh check
 
 check: ## CI's tier (30 min from nothing, 15 warm): KUnit, fuzz, build+lint per kernel, VM scenarios of kernels.tab's check column, dissector, package build (CHECK_KERNELS=, CHECK_SCENARIOS=, CHECK_DOC=cold|warm)

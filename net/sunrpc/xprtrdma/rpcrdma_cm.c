@@ -339,13 +339,14 @@ void rpcrdma_cm_count_drained(bool completed, bool shared)
  *
  * RFC 8797 Section 4.1 allows Send With Invalidate only when both
  * sides set R. Mainline's server advertises R=0 yet uses it whenever
- * the client set R: the client is where that shows. Each such Receive
- * is counted on the connection, and the connection once in
- * <debugfs>/rpcrdma_cm/swi_without_r. A Send longer than the Receive
- * buffer (a server that ignored the Receive Size) fails the Receive
- * with a length error, or on rxe a QP operation error; those count in
- * recv_too_long, on the connection and in total, since the connection
- * is lost right after.
+ * the client set R: the client is where that shows. A Send longer
+ * than the Receive buffer (a server that ignored the Receive Size)
+ * fails the Receive with a length error, or on rxe a QP operation
+ * error, and the connection is lost right after. Both are traced.
+ *
+ * Each such Receive is counted on the connection, and the connection
+ * once in <debugfs>/rpcrdma_cm/swi_without_r; Receives too long count
+ * in recv_too_long, on the connection and in total.
  */
 void rpcrdma_cm_recv_done(struct rpcrdma_cm_conn *conn, int status,
 			  int wc_flags, u32 inv_rkey)

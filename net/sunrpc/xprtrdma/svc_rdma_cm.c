@@ -269,7 +269,8 @@ static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
 void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
 {
 	long wait = SVC_RDMA_CM_DRAIN_TIMEOUT;
-	bool idle, shared = false;
+	bool shared = false;
+	bool idle;
 
 	if (!rdma->sc_qp || svc_rdma_cm_sq_idle(rdma))
 		return;
