@@ -332,7 +332,8 @@ insert_fragment() {
 	grep -qE -- "$anchor" "$file" ||
 		die "${file#"$WORK"/} has no line matching '$anchor' to insert ${frag#"$TOP"/} before: this kernel's file changed shape; adapt the Insert: line"
 	tmp=$(mktemp) || die "mktemp failed"
-	sed '1{/SPDX-License-Identifier/d}' "$frag" >"$tmp"
+	# no SPDX line, no blank line at the end (one is added below)
+	sed -e '1{/SPDX-License-Identifier/d}' -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$frag" >"$tmp"
 	if [ ${#rx[@]} -gt 0 ]; then
 		python3 "$MSGDIR/carve.py" "$tmp" "${rx[@]}" ||
 			{ rm -f "$tmp"; die "carving ${frag#"$TOP"/} failed (a Hold: on ${file#"$WORK"/} no longer matches it)"; }
@@ -1252,14 +1253,16 @@ do_fix_check() {
 
 # checkpatch_justified N: every remaining checkpatch message of patch N
 # is one the cover letter (scripts/patches/cover.txt) explains: each
-# "Checkpatch-Justified: N <text>" line of cover.txt's header names
-# the patch and a fixed string the message contains.
+# "Checkpatch-Justified: N <pattern>" line of cover.txt's header names
+# the patch and a glob the message contains ("*" for the line number
+# of a file: checkpatch prefixes "<file>:<line>: ").
 checkpatch_justified() {
 	local n=$1 m j ok=0 found
 	while IFS= read -r m; do
 		found=0
 		while IFS= read -r j; do
-			[ -n "$j" ] && [[ $m == *"$j"* ]] && found=1
+			# shellcheck disable=SC2053 # $j is a glob on purpose
+			[ -n "$j" ] && [[ $m == *$j* ]] && found=1
 		done < <(sed -n "1,/^---\$/ s/^Checkpatch-Justified: $n //p" "$MSGDIR/features/cover.txt")
 		if [ $found -eq 0 ]; then
 			warn "patch $n: checkpatch says '$m', and the cover letter does not justify it"

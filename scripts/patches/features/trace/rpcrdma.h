@@ -188,4 +188,3 @@ TRACE_EVENT(xprtrdma_cm_recv_too_long,
 		__entry->status, __entry->recv
 	)
 );
-
