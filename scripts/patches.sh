@@ -39,8 +39,11 @@
 #
 # Patch N's tree = the pristine tree, rules of patches 1..N applied,
 # project files of patches 1..N with the Holds of patches N+1.. carved
-# out, and the Makefile/Kconfig lines for what is there. The last
-# patch's tree is therefore exactly what the drop-in module builds.
+# out, the rules of scripts/patches/features/upstream/ applied to them,
+# the Insert: fragments, and the Makefile/Kconfig lines for what is
+# there. The last patch's tree is therefore what the drop-in module
+# builds, less what only the module has (ALWAYS_HOLD, upstream/: its
+# parameters, debugfs, own trace system and workarounds).
 #
 # Environment: PATCHES_KVER (kernel whose source and headers are used,
 # default trixie-backports), KSRC (another tree of the same version),
