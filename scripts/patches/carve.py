@@ -5,14 +5,18 @@ the pieces a later patch of `make patches` adds, so an earlier patch of
 the series carries the file without them.
 
 Every line matching a REGEX (Python syntax, searched) removes:
-  - the line alone, when it is inside a comment (a kernel-doc @field);
+  - when it is inside a comment: the line and the lines that continue
+    it, up to an empty comment line (" *"), the next kernel-doc @field
+    or the end of the comment (a kernel-doc @field, or a paragraph);
   - the top-level unit it starts in, when it is at brace and parenthesis
     depth 0: a function with its kernel-doc comment, a prototype, a
     declaration, a macro invocation, or one preprocessor directive;
   - the statement it starts, when it is inside a block: from the line
     to the first line that ends with ';'.
 Then blank lines are tidied the way checkpatch wants: never two in a
-row, none right after '{' or right before '}', none at the end.
+row, none right after '{' or right before '}', none at the end; and
+so are empty comment lines: never two in a row, none right before the
+end of the comment.
 The file is rewritten in place; a REGEX that matches no line of the
 file (even one another REGEX removes) is an error: the series would
 silently carry what it was meant to hold back.
@@ -96,6 +100,22 @@ def units(lines, info):
     return res
 
 
+def comment_end(lines, info, i):
+    """End of the comment text line I starts: the line after its last
+    continuation line."""
+    if '*/' in lines[i]:
+        return i + 1
+    j = i + 1
+    while j < len(lines) and info[j][1]:
+        s = lines[j].strip()
+        if s in ('*', '*/') or s.startswith('* @'):
+            break
+        j += 1
+        if s.endswith('*/'):
+            break
+    return j
+
+
 def carve(lines, regexes):
     info = analyse(lines)
     unit_of = {}
@@ -114,7 +134,7 @@ def carve(lines, regexes):
                 continue
             depth, comment_line, _ = info[i]
             if comment_line:
-                drop.add(i)
+                drop.update(range(i, comment_end(lines, info, i)))
             elif depth == 0:
                 s, e = unit_of.get(i, (i, i + 1))
                 drop.update(range(s, e))
@@ -128,6 +148,8 @@ def carve(lines, regexes):
     kept = [line for i, line in enumerate(lines) if i not in drop]
     out = []
     for line in kept:
+        if line.strip() in ('*', '*/') and out and out[-1].strip() == '*':
+            out.pop()
         blank = line.strip() == ''
         if blank and (not out or out[-1].strip() == '' or
                       out[-1].rstrip().endswith('{')):

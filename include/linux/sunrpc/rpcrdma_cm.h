@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rpcrdma-cm: glue between rpcrdma.ko and the RFC 8797 codec.
+ * Glue between rpcrdma.ko and the RFC 8797 codec.
  *
  * Private to rpcrdma.ko. The build's semantic patches add a
  * struct rpcrdma_cm_conn to the client endpoint (struct rpcrdma_ep) and
@@ -71,11 +71,7 @@ struct svc_rdma_pcl;
 struct svc_rdma_recv_ctxt;
 struct xdr_buf;
 
-/* rpcrdma_cm.c: parameters, registry, debugfs, tracepoints */
-int rpcrdma_cm_init(void);
-void rpcrdma_cm_exit(void);
-bool rpcrdma_cm_pdata_enabled(void);
-bool rpcrdma_cm_short_replies_enabled(void);
+/* rpcrdma_cm.c: the steps both roles share */
 bool rpcrdma_cm_reminv_allowed(const struct ib_device *device);
 void rpcrdma_cm_set_local(struct rpcrdma_cm_conn *conn,
 			  const struct ib_device *device,
@@ -86,6 +82,11 @@ void rpcrdma_cm_advertise(struct rpcrdma_cm_conn *conn, void *buf, u8 *len);
 void rpcrdma_cm_parse(struct rpcrdma_cm_conn *conn,
 		      const struct rdma_conn_param *param);
 void rpcrdma_cm_negotiate(struct rpcrdma_cm_conn *conn);
+/* ... and the drop-in module's parameters, registry and debugfs */
+int rpcrdma_cm_init(void);
+void rpcrdma_cm_exit(void);
+bool rpcrdma_cm_pdata_enabled(void);
+bool rpcrdma_cm_short_replies_enabled(void);
 void rpcrdma_cm_link(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_unlink(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_count_stranded(unsigned int n);

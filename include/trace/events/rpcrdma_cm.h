@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Tracepoints for RFC 8797 private data exchange (rpcrdma-cm).
+ * Tracepoints for RFC 8797 private data exchange.
  *
  * Upstream's rpcrdma:xprtrdma_inline_thresh still reports the client's
  * negotiated values; these events cover both roles, the server

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcrdma-cm: RFC 8797 private data for rpcrdma.ko, shared glue.
+ * RFC 8797 private data for rpcrdma.ko, shared glue: the steps both
+ * roles share, advertise, parse and negotiate.
  *
- * Module parameters, the registry of live connections shown in
- * <debugfs>/rpcrdma_cm/connections, and the steps both roles share:
- * advertise, parse and negotiate, each with a tracepoint.
+ * The module parameters, the registry of live connections shown in
+ * <debugfs>/rpcrdma_cm/connections, and a tracepoint for each step.
  */
 
 #include <linux/module.h>
@@ -87,8 +87,8 @@ bool rpcrdma_cm_short_replies_enabled(void)
  * rpcrdma_cm_reminv_allowed - May this side set the R bit
  * @device: the connection's RDMA device
  *
- * Remote invalidation needs memory management extensions (FRWR) and
- * the remote_invalidate module parameter.
+ * Remote invalidation needs memory management extensions (FRWR).
+ * The remote_invalidate module parameter can forbid it.
  *
  * Return: true when the R bit may be advertised.
  */
@@ -124,11 +124,13 @@ void rpcrdma_cm_set_local(struct rpcrdma_cm_conn *conn,
  * @id: the connection's CM ID
  * @server: true for svcrdma, false for xprtrdma
  *
- * Records the role and the peer's address, and reads the pdata
- * parameter once: advertise and parse run at different CM events, and
- * a write to the parameter between them must not leave this side
- * advertising by one value and parsing by the other (a client that
- * sized its Receives at 1024 while the server negotiated 4096).
+ * Records the role and the peer's address.
+ *
+ * Reads the pdata parameter once: advertise and parse run at different
+ * CM events, and a write to the parameter between them must not leave
+ * this side advertising by one value and parsing by the other (a
+ * client that sized its Receives at 1024 while the server negotiated
+ * 4096).
  */
 void rpcrdma_cm_begin(struct rpcrdma_cm_conn *conn,
 		      const struct rdma_cm_id *id, bool server)
@@ -142,8 +144,8 @@ void rpcrdma_cm_begin(struct rpcrdma_cm_conn *conn,
  * rpcrdma_cm_advertise - Build this side's private data message
  * @conn: connection state, begun, with @conn->local filled in
  * @buf: output, at least %RPCRDMA_PDATA_V1_LEN octets
- * @len: output, octets to hand to the CM (0 when pdata was 0 as the
- *	 connection began)
+ * @len: output, octets to hand to the CM
+ *	 (0 when pdata was 0 as the connection began)
  *
  * The advertised sizes are recorded as the codec will encode them
  * (rounded down to a multiple of 1024, within 1024..262144).
@@ -337,13 +339,14 @@ void rpcrdma_cm_count_drained(bool completed, bool shared)
  *
  * RFC 8797 Section 4.1 allows Send With Invalidate only when both
  * sides set R. Mainline's server advertises R=0 yet uses it whenever
- * the client set R: the client is where that shows. Each such Receive
- * is counted on the connection, and the connection once in
- * <debugfs>/rpcrdma_cm/swi_without_r. A Send longer than the Receive
- * buffer (a server that ignored the Receive Size) fails the Receive
- * with a length error, or on rxe a QP operation error; those count in
- * recv_too_long, on the connection and in total, since the connection
- * is lost right after.
+ * the client set R: the client is where that shows. A Send longer
+ * than the Receive buffer (a server that ignored the Receive Size)
+ * fails the Receive with a length error, or on rxe a QP operation
+ * error, and the connection is lost right after. Both are traced.
+ *
+ * Each such Receive is counted on the connection, and the connection
+ * once in <debugfs>/rpcrdma_cm/swi_without_r; Receives too long count
+ * in recv_too_long, on the connection and in total.
  */
 void rpcrdma_cm_recv_done(struct rpcrdma_cm_conn *conn, int status,
 			  int wc_flags, u32 inv_rkey)

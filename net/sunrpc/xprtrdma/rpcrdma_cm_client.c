@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcrdma-cm: RFC 8797 private data on the client (xprtrdma).
+ * RFC 8797 private data on the client (xprtrdma).
  *
  * rpcrdma_ep_create() calls rpcrdma_cm_client_advertise() where
  * upstream filled in its own message; the ESTABLISHED handler calls
@@ -24,9 +24,9 @@
  * @device: the RDMA device the endpoint uses
  *
  * Advertises Send Size = max inline write, Receive Size = max inline
- * read and R when the device and the remote_invalidate parameter
- * allow. Every reconnect creates a new endpoint, so every connection
- * advertises afresh from the configured values.
+ * read and R when rpcrdma_cm_reminv_allowed(). Every reconnect creates
+ * a new endpoint, so every connection advertises afresh from the
+ * configured values.
  */
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
 				 struct ib_device *device)

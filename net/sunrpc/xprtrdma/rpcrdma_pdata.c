@@ -184,7 +184,7 @@ void rpcrdma_pdata_negotiate(const struct rpcrdma_pdata_limits *local,
 }
 
 /**
- * rpcrdma_pdata_status_name - Name a parse outcome for logs and debugfs
+ * rpcrdma_pdata_status_name - Name a parse outcome for logs and tools
  * @status: a value returned by rpcrdma_pdata_parse(), or
  *	%RPCRDMA_PDATA_DISABLED
  *

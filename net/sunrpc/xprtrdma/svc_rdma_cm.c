@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcrdma-cm: RFC 8797 private data on the server (svcrdma).
+ * RFC 8797 private data on the server (svcrdma).
  *
  * At CONNECT_REQUEST the client's private data is parsed and kept. At
  * accept the server advertises its own limits and negotiates. The
  * results gate Send With Invalidate (both sides set R) and bound every
  * inline Send towards the client: min(server Send Size, client Receive
  * Size). A Reply that does not fit and has no Reply chunk is answered
- * with ERR_CHUNK by the caller (RFC 8166 Section 4.5.3). With the
- * short_replies parameter, a Reply that fits that threshold is sent
- * inline even when the client offered a Reply chunk (RFC 8166 Section
- * 4.3.3).
+ * with ERR_CHUNK by the caller (RFC 8166 Section 4.5.3). A Reply that
+ * fits that threshold is sent inline even when the client offered a
+ * Reply chunk (RFC 8166 Section 4.3.3).
  */
 
 #include <linux/build_bug.h>
@@ -42,9 +41,8 @@ void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
  *
  * The server advertises Receive Size = its receive buffer size and
  * Send Size = its largest inline Send (both sc_max_req_size), and R
- * when the device can post Send With Invalidate and the
- * remote_invalidate parameter allows. svc_rdma_cm_reminv() reads the
- * outcome; upstream's sc_snd_w_inv no longer decides anything.
+ * when rpcrdma_cm_reminv_allowed(). svc_rdma_cm_reminv() reads the
+ * outcome; sc_snd_w_inv no longer decides anything.
  */
 void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 			struct rdma_conn_param *param,
@@ -135,9 +133,10 @@ int svc_rdma_cm_check_inline(const struct svcxprt_rdma *rdma,
  * R_key for Send With Invalidate (made when the Call arrived, from the
  * Call's own chunks).
  *
- * Return: true when the Call offered a Reply chunk, the short_replies
- * parameter is on and the Reply fits: the caller then skips the RDMA
- * Write and sends RDMA_MSG.
+ * The short_replies module parameter can turn this off.
+ *
+ * Return: true when the Call offered a Reply chunk and the Reply fits:
+ * the caller then skips the RDMA Write and sends RDMA_MSG.
  */
 bool svc_rdma_cm_short_reply(struct svcxprt_rdma *rdma,
 			     const struct svc_rdma_recv_ctxt *rctxt,
@@ -203,8 +202,8 @@ void svc_rdma_cm_destroy(struct svcxprt_rdma *rdma)
  * once, with a flush status. svc_rdma_cm_drain_sends() does it for a
  * client that has disconnected.
  *
- * Kernels up to 6.1 need it in two more places, where the rpcrdma-cm
- * module for them calls it: the CM handler's svc_rdma_cm_disconnected(),
+ * Kernels up to 6.1 need it in two more places, where the module for
+ * them calls it: the CM handler's svc_rdma_cm_disconnected(),
  * and the detach, right after rdma_disconnect(). There an nfsd thread
  * that pulls a Read chunk waits, uninterruptibly and holding the
  * transport, until its RDMA Reads complete. A disconnect must flush
@@ -270,7 +269,8 @@ static bool svc_rdma_cm_sq_idle(struct svcxprt_rdma *rdma)
 void svc_rdma_cm_drain_sends(struct svcxprt_rdma *rdma)
 {
 	long wait = SVC_RDMA_CM_DRAIN_TIMEOUT;
-	bool idle, shared = false;
+	bool shared = false;
+	bool idle;
 
 	if (!rdma->sc_qp || svc_rdma_cm_sq_idle(rdma))
 		return;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rpcrdma-cm: the arithmetic of the server hooks (svc_rdma_cm.c).
+ * The arithmetic of the server hooks (svc_rdma_cm.c).
  *
  * Transport header sizes, the inline threshold test and the timing of
  * a detach's drain, as functions of plain values. The hooks read those
