@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The host test of rpcrdma-cm-probe --fuzz, run by scripts/tools.sh (make
+# tools) once the probe is built: --fuzz-dry-run needs no RDMA device.
+# It holds the generator and the oracle to exact values:
+#   - seed 1, 1000 inputs, REQ field: the output's sha256 (determinism:
+#     the same seed gives the same blobs and verdicts on every host);
+#   - each of the 5 classes exactly 200 times, in turn;
+#   - the length class: every length 0..56, as often as k mod 57 says;
+#   - the offset class: the identifier at every offset 0..52 (56 - 4),
+#     as often as k mod 53 says, and really there in the octets;
+#   - the version class (1280 inputs): every Version 0..255 once, and
+#     only Version 1 found;
+#   - the trunc class: a message cut at each octet gets RFC 8797's
+#     verdict for a zero-padded REQ, octet by octet;
+#   - iWARP (MPA, 252 octets, exact): lengths 0..252, length 0 no_data;
+#   - bad arguments exit 2.
+# Usage: probe-fuzz-test.sh PROBE. Prints one line; exit 1 on a failure.
+
+set -uo pipefail
+P=${1:?usage: probe-fuzz-test.sh PROBE}
+# sha256 of `$P --fuzz 1000 --seed 1 --fuzz-dry-run req`
+WANT_SHA=283aae7c02cad13dcfed7eea0a42b708dc5fb7428b94d528e217509168231dac
+fails=0 checks=0
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+check() { # check WHAT GOT WANT
+	checks=$((checks + 1))
+	[ "$2" = "$3" ] && return 0
+	echo "probe-fuzz-test: FAIL $1: got '$2', want '$3'" >&2
+	fails=$((fails + 1))
+}
+
+# field NAME FILE: the value of NAME=... on each line of FILE
+"$P" --fuzz 1000 --seed 1 --fuzz-dry-run req >"$TMP/req" ||
+	check "dry run exit" $? 0
+check "seed 1 sha256" "$(sha256sum <"$TMP/req" | cut -d' ' -f1)" "$WANT_SHA"
+check "lines" "$(grep -c '^fuzz [0-9]' "$TMP/req")" 1000
+for c in length offset version trunc random; do
+	check "class $c count" "$(grep -c " class=$c " "$TMP/req")" 200
+done
+# round robin: input i is class i mod 5
+check "class order" "$(awk '/^fuzz [0-9]/ { split("length offset version trunc random", n, " ")
+	if ($3 != "class=" n[$2 % 5 + 1]) bad++ } END { print bad + 0 }' "$TMP/req")" 0
+
+# how often K mod M = V for K in 0..COUNT-1
+times() { echo $((($3 - 1 - $2) / $1 + 1)); }
+
+got=$(awk '/ class=length / { sub("len=", "", $5); n[$5]++ }
+	END { for (l = 0; l <= 56; l++) printf "%d ", n[l] + 0 }' "$TMP/req")
+want=$(for l in $(seq 0 56); do printf '%d ' "$(times 57 "$l" 200)"; done)
+check "length class: counts of lengths 0..56" "$got" "$want"
+
+got=$(awk '/ class=offset / { sub("at=", "", $6); n[$6]++
+		h = $NF; sub("hex=", "", h)
+		if (substr(h, 2 * $6 + 1, 8) != "f6ab0e18") bad++ }
+	END { for (o = 0; o <= 52; o++) printf "%d ", n[o] + 0; print "bad=" bad + 0 }' "$TMP/req")
+want=$(for o in $(seq 0 52); do printf '%d ' "$(times 53 "$o" 200)"; done; echo "bad=0")
+check "offset class: identifier at offsets 0..52" "$got" "$want"
+
+"$P" --fuzz 1280 --seed 1 --fuzz-dry-run req >"$TMP/ver"
+got=$(awk '/ class=version / { h = $NF; sub("hex=", "", h); v[substr(h, 9, 2)]++
+		if ($0 ~ /peer_pdata=present/) p = p " " substr(h, 9, 2) }
+	END { for (x in v) if (v[x] == 1) once++; print once + 0 " present:" p }' "$TMP/ver")
+check "version class: each of 256 versions once, only 01 found" "$got" "256 present: 01"
+
+# j = k mod 18: cut after j octets (zero-padded by the CM), then the
+# first j - 9 octets as the field's last ones
+got=$(awk '/ class=trunc / { sub("k=", "", $4); j = $4 % 18
+		split("no_ident no_ident no_ident no_ident bad_version present present present present " \
+		      "no_ident no_ident no_ident no_ident truncated truncated truncated truncated present", w, " ")
+		s = $0; sub(/.*peer_pdata=(absent:)?/, "", s); sub(/ .*/, "", s)
+		if (s != w[j + 1]) bad = bad " " $2 ":" s }
+	END { print "bad:" bad }' "$TMP/req")
+check "trunc class: RFC 8797 verdict at each cut" "$got" "bad:"
+
+"$P" --fuzz 1265 --seed 1 --fuzz-dry-run mpa >"$TMP/mpa"
+got=$(awk '/ class=length / { sub("len=", "", $5); n[$5]++; if ($5 == 0) z = $0 }
+	END { for (l = 0; l <= 252; l++) if (n[l] == 1) c++
+		print c + 0, (z ~ /peer_pdata=absent:no_data/) }' "$TMP/mpa")
+check "mpa: lengths 0..252 once each, 0 octets no_data" "$got" "253 1"
+
+for args in "--fuzz 0" "--fuzz 10 --fuzz-dry-run ib" "--seed 1 --fuzz-dry-run req" \
+	"--fuzz 10 --pdata 00 --fuzz-dry-run req" "--fuzz 10 --fuzz-dry-run req host" \
+	"--fuzz 10 --listen 20050 --fuzz-dry-run req" "--fuzz 10 --v2 host" \
+	"--fuzz 10 --corpus /nonexistent --fuzz-dry-run req"; do
+	# shellcheck disable=SC2086 # one word per option
+	"$P" $args >/dev/null 2>&1
+	check "exit of '$args'" $? 2
+done
+
+if [ $fails -ne 0 ]; then
+	echo "probe-fuzz-test: $fails of $checks checks failed" >&2
+	exit 1
+fi
+echo "probe-fuzz-test: $checks checks passed (seed 1 sha256 ${WANT_SHA:0:12}, 5 classes x 200, lengths 0..56, offsets 0..52, versions 0..255, cuts 0..8, mpa 0..252)"
