@@ -9,8 +9,9 @@
  * connection per input. RFC 8797 has the server advertise its own
  * limits whatever the client sent (Section 4.2), so every accept must
  * carry a message that decodes, and the same one as the control's;
- * or the server refuses the connection. Anything else (a reply that
- * changed or does not decode, no answer, an error) is a mismatch.
+ * or the server rejects the connection. Anything else (a reply that
+ * changed or does not decode, no answer, nothing listening any more,
+ * an error) is a mismatch.
  *
  * Passive side: each connect request is answered by an accept with
  * the next input; the client either completes the connection, which
@@ -35,7 +36,7 @@ struct probe_fuzz_tally {
 	unsigned long tried[PROBE_FUZZ_NCLASSES + 1];
 	unsigned long bad[PROBE_FUZZ_NCLASSES + 1];
 	unsigned long expect[RPCRDMA_PDATA_DISABLED + 1];
-	unsigned long inputs, established, refused, failed, mismatches;
+	unsigned long inputs, established, rejected, failed, mismatches;
 	unsigned long unclean;
 	int skipped;			/* corpus files left out */
 	const struct probe_fuzz_field *field;
@@ -50,6 +51,15 @@ struct probe_fuzz_conn {
 	char peer[INET6_ADDRSTRLEN + 8];
 	bool ended_by_probe;
 };
+
+/* A k=v line as text, or as one JSON object */
+static void probe_fuzz_line(const char *line)
+{
+	if (opts.json)
+		probe_print_kv_json(line);
+	else
+		printf("%s\n", line);
+}
 
 static void probe_fuzz_count(struct probe_fuzz_tally *t,
 			     const struct probe_fuzz_input *in,
@@ -83,10 +93,7 @@ static void probe_fuzz_report(const struct probe_fuzz_input *in,
 		 in->index, probe_fuzz_class_name(in->cls), in->k, in->len,
 		 where, result, ok ? "ok" : "mismatch", kv, hex,
 		 *why ? " why=" : "", why);
-	if (opts.json)
-		probe_print_kv_json(line);
-	else
-		printf("%s\n", line);
+	probe_fuzz_line(line);
 }
 
 static void probe_fuzz_summary(const struct probe_fuzz_tally *t,
@@ -98,10 +105,10 @@ static void probe_fuzz_summary(const struct probe_fuzz_tally *t,
 	int i;
 
 	n = snprintf(line, sizeof(line),
-		     "fuzz-summary inputs=%lu target=%s seconds=%.1f per_second=%.1f seed=%llu field=%s established=%lu refused=%lu failed=%lu mismatches=%lu unclean=%lu corpus_left_out=%d",
+		     "fuzz-summary inputs=%lu target=%s seconds=%.1f per_second=%.1f seed=%llu field=%s established=%lu rejected=%lu failed=%lu mismatches=%lu unclean=%lu corpus_left_out=%d",
 		     t->inputs, target, secs, secs > 0 ? t->inputs / secs : 0.0,
 		     opts.fuzz_seed, t->field ? t->field->name : "?",
-		     t->established, t->refused, t->failed, t->mismatches,
+		     t->established, t->rejected, t->failed, t->mismatches,
 		     t->unclean, skipped);
 	for (i = 0; i <= PROBE_FUZZ_NCLASSES && n < sizeof(line); i++)
 		n += snprintf(line + n, sizeof(line) - n, " %s=%lu/%lu",
@@ -110,10 +117,7 @@ static void probe_fuzz_summary(const struct probe_fuzz_tally *t,
 	     n < sizeof(line); i++)
 		n += snprintf(line + n, sizeof(line) - n, " expect_%s=%lu",
 			      rpcrdma_pdata_status_name(i), t->expect[i]);
-	if (opts.json)
-		probe_print_kv_json(line);
-	else
-		printf("%s\n", line);
+	probe_fuzz_line(line);
 }
 
 static void probe_fuzz_print_seed(const char *side)
@@ -150,6 +154,7 @@ static enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
 	enum rpcrdma_pdata_status st;
 	struct probe_outcome o;
 	u8 pd[PROBE_PDATA_MAX];
+	char line[512];
 	size_t pd_len;
 
 	pd_len = probe_local_pdata(pd);
@@ -167,6 +172,13 @@ static enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
 	}
 	probe_limits_of(o.reply.pdata, o.reply.pdata_len, srv);
 	*f = probe_fuzz_field_of(o.iwarp, false);
+	/* "rxe0 port 1": the device's name is one word */
+	o.device[strcspn(o.device, " ")] = '\0';
+	snprintf(line, sizeof(line),
+		 "fuzz-control peer=%s device=%s field=%s server_send=%u server_recv=%u server_r=%d offset=%u",
+		 o.peer, o.device, (*f)->name, ref->send_size, ref->recv_size,
+		 ref->remote_inv, ref->offset);
+	probe_fuzz_line(line);
 	return PROBE_OK;
 }
 
@@ -203,8 +215,9 @@ static bool probe_fuzz_judge(const struct probe_outcome *o,
 		}
 		return true;
 	}
-	if (!strcmp(o->result, "rejected") || !strcmp(o->result, "refused")) {
-		t->refused++;
+	/* a listener's reject is an answer; nothing listening is not */
+	if (!strcmp(o->result, "rejected")) {
+		t->rejected++;
 		return true;
 	}
 	t->failed++;
@@ -340,7 +353,7 @@ static void probe_fuzz_on_event(struct probe_fuzz_tally *t,
 				     "client-disconnected", true, "");
 		break;
 	case RDMA_CM_EVENT_REJECTED:
-		t->refused++;
+		t->rejected++;
 		probe_fuzz_conn_done(t, fc, "client-rejected", true, "");
 		break;
 	case RDMA_CM_EVENT_CONNECT_ERROR:
