@@ -21,7 +21,7 @@
 set -uo pipefail
 P=${1:?usage: probe-fuzz-test.sh PROBE}
 # sha256 of `$P --fuzz 1000 --seed 1 --fuzz-dry-run req`
-WANT_SHA=283aae7c02cad13dcfed7eea0a42b708dc5fb7428b94d528e217509168231dac
+WANT_SHA=4f2f36eed01f8c91e20a26a4f27515ac47d370031b39ac4496aa630730b0378e
 fails=0 checks=0
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -33,17 +33,17 @@ check() { # check WHAT GOT WANT
 	fails=$((fails + 1))
 }
 
-# field NAME FILE: the value of NAME=... on each line of FILE
 "$P" --fuzz 1000 --seed 1 --fuzz-dry-run req >"$TMP/req" ||
 	check "dry run exit" $? 0
 check "seed 1 sha256" "$(sha256sum <"$TMP/req" | cut -d' ' -f1)" "$WANT_SHA"
-check "lines" "$(grep -c '^fuzz [0-9]' "$TMP/req")" 1000
+check "lines" "$(grep -c '^fuzz input=[0-9]' "$TMP/req")" 1000
 for c in length offset version trunc random; do
 	check "class $c count" "$(grep -c " class=$c " "$TMP/req")" 200
 done
 # round robin: input i is class i mod 5
-check "class order" "$(awk '/^fuzz [0-9]/ { split("length offset version trunc random", n, " ")
-	if ($3 != "class=" n[$2 % 5 + 1]) bad++ } END { print bad + 0 }' "$TMP/req")" 0
+check "class order" "$(awk '/^fuzz input=[0-9]/ { split("length offset version trunc random", n, " ")
+	i = $2; sub("input=", "", i); if ($3 != "class=" n[i % 5 + 1]) bad++ }
+	END { print bad + 0 }' "$TMP/req")" 0
 
 # how often K mod M = V for K in 0..COUNT-1
 times() { echo $((($3 - 1 - $2) / $1 + 1)); }

@@ -419,7 +419,7 @@ static void probe_fuzz_print_one(const struct probe_fuzz_input *in,
 
 	probe_fuzz_kv(kv, sizeof(kv), v);
 	probe_fuzz_hex(hex, sizeof(hex), in->blob, in->len);
-	printf("fuzz %lu class=%s k=%lu len=%zu", in->index,
+	printf("fuzz input=%lu class=%s k=%lu len=%zu", in->index,
 	       probe_fuzz_class_name(in->cls), in->k, in->len);
 	if (in->at >= 0)
 		printf(" at=%ld", in->at);

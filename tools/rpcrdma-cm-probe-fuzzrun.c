@@ -89,7 +89,7 @@ static void probe_fuzz_report(const struct probe_fuzz_input *in,
 	probe_fuzz_kv(kv, sizeof(kv), v);
 	probe_fuzz_hex(hex, sizeof(hex), in->blob, in->len);
 	snprintf(line, sizeof(line),
-		 "fuzz %lu class=%s k=%lu len=%zu %s result=%s verdict=%s %s hex=%s%s%s",
+		 "fuzz input=%lu class=%s k=%lu len=%zu %s result=%s verdict=%s %s hex=%s%s%s",
 		 in->index, probe_fuzz_class_name(in->cls), in->k, in->len,
 		 where, result, ok ? "ok" : "mismatch", kv, hex,
 		 *why ? " why=" : "", why);
