@@ -175,9 +175,9 @@ static enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
 	/* "rxe0 port 1": the device's name is one word */
 	o.device[strcspn(o.device, " ")] = '\0';
 	snprintf(line, sizeof(line),
-		 "fuzz-control peer=%s device=%s field=%s server_send=%u server_recv=%u server_r=%d offset=%u",
-		 o.peer, o.device, (*f)->name, ref->send_size, ref->recv_size,
-		 ref->remote_inv, ref->offset);
+		 "fuzz-control peer=%s port=%u device=%s field=%s server_send=%u server_recv=%u server_r=%d offset=%u",
+		 o.peer, o.local_port, o.device, (*f)->name, ref->send_size,
+		 ref->recv_size, ref->remote_inv, ref->offset);
 	probe_fuzz_line(line);
 	return PROBE_OK;
 }
