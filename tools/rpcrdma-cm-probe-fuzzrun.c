@@ -31,6 +31,12 @@
 
 #include "rpcrdma-cm-probe.h"
 
+/* Active side: connections in a row that got no answer before the run
+ * stops. A server that died would otherwise cost --timeout per input
+ * left: 5 s each, days for a run of 100000.
+ */
+#define PROBE_FUZZ_GIVE_UP	10
+
 /* What a run counted, by class and by how the connections ended */
 struct probe_fuzz_tally {
 	unsigned long tried[PROBE_FUZZ_NCLASSES + 1];
@@ -82,7 +88,7 @@ static void probe_fuzz_report(const struct probe_fuzz_input *in,
 			      const struct probe_fuzz_verdict *v,
 			      const char *why)
 {
-	char line[1024], kv[256], hex[2 * PROBE_PDATA_MAX + 2];
+	char line[1536], kv[256], hex[2 * PROBE_PDATA_MAX + 2];
 
 	if (!opts.json && !opts.verbose && ok)
 		return;
@@ -241,8 +247,8 @@ enum probe_exit probe_fuzz_active(const struct addrinfo *ai)
 	struct rpcrdma_pdata ref;
 	struct probe_outcome o;
 	char why[256], where[32];
+	unsigned long i, unanswered = 0;
 	enum probe_exit ret;
-	unsigned long i;
 	int skipped;
 	bool ok;
 
@@ -262,8 +268,14 @@ enum probe_exit probe_fuzz_active(const struct addrinfo *ai)
 		probe_fuzz_count(&t, &in, &v, ok);
 		snprintf(where, sizeof(where), "port=%u", o.local_port);
 		probe_fuzz_report(&in, where, o.result, ok, &v, why);
-		if (o.code == PROBE_NODEV)
+		unanswered = o.code == PROBE_OK ||
+			     !strcmp(o.result, "rejected") ? 0 : unanswered + 1;
+		if (o.code == PROBE_NODEV || unanswered == PROBE_FUZZ_GIVE_UP) {
+			probe_err("--fuzz: stopping after input %lu: %s (%d in a row)",
+				  i, o.code == PROBE_NODEV ? "no RDMA device" :
+				  "no answer", PROBE_FUZZ_GIVE_UP);
 			break;
+		}
 	}
 	probe_fuzz_summary(&t, opts.target, skipped);
 	return t.mismatches ? PROBE_ERROR : PROBE_OK;
