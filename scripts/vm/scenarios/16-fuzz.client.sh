@@ -72,9 +72,12 @@ step "copy loop started (2 MiB files, pid $COPY_PID)"
 # the client port (the server's events name it in peer=), queued per
 # port in order (ports come back after the ephemeral range wraps);
 # "order" pairs them in order (the client's events name only the
-# listener). The local_* values are the peer's own limits, which the
-# probe's lines leave out. Prints "OK BAD LEFT" (LEFT: events of
-# connections no line claimed) and the first mismatches as steps.
+# listener). A connection counts as completed when the line's result
+# is established, or client-disconnected (the client ended it before
+# the listener saw it established: its event exists). The local_*
+# values are the peer's own limits, which the probe's lines leave out.
+# Prints "OK BAD LEFT" (LEFT: events of connections no line claimed)
+# and the first mismatches as steps.
 pair() {
 	awk -v sel="$3" '
 		function view(s) {
@@ -98,7 +101,7 @@ pair() {
 			used++
 			next
 		}
-		/^fuzz input=/ && / result=established / {
+		/^fuzz input=/ && / result=(established|client-disconnected) / {
 			s = $0; sub(/.* port=/, "", s); sub(/ .*/, "", s)
 			k = sel == "port" ? s : "all"
 			want = view($0)
@@ -154,6 +157,7 @@ check fuzz-server-events "$1 of $est accepted inputs negotiated as the oracle sa
 srv run $P --listen $LPORT --fuzz "$CN" --seed "$SEED" -v --wait 120 \>/export/.fuzz-listener.out 2\>\&1 \& >/dev/null
 sleep 1
 echo 1 >"$EV"
+echo 1 >"$TRACING/tracing_on"
 cat "$TRACING/trace_pipe" >/tmp/fc.trace &
 CAT_PID=$!
 mkdir -p /mnt2
@@ -195,7 +199,7 @@ case $sum in
 *" inputs=$CN "*" mismatches=0 "*) _ok=yes ;;
 esac
 check fuzz-client "$sum" [ $_ok = yes ]
-est=$(grep -ac '^fuzz input=.* result=established ' /tmp/fc.out)
+est=$(grep -acE '^fuzz input=.* result=(established|client-disconnected) ' /tmp/fc.out)
 # shellcheck disable=SC2046 # three numbers
 set -- $(pair /tmp/fc.events /tmp/fc.out order)
 check fuzz-client-events "$1 of $est completed inputs negotiated by this client as the oracle says, $2 differ, $3 events unclaimed" \
