@@ -58,9 +58,14 @@ msg "tools: building $BIN ($version)"
 mv "$BIN.tmp" "$BIN"
 
 # --fuzz's generator and oracle, held to exact counts and a hash without
-# any RDMA device (--fuzz-dry-run); a failure fails the build
-"$TOP/scripts/probe-fuzz-test.sh" "$BIN" ||
-	die "tools: rpcrdma-cm-probe --fuzz-dry-run failed its host test (scripts/probe-fuzz-test.sh)"
+# any RDMA device (--fuzz-dry-run); a failure fails the build. awk is not
+# Essential in Debian: a minimal package build root may lack it.
+if command -v awk >/dev/null; then
+	"$TOP/scripts/probe-fuzz-test.sh" "$BIN" ||
+		die "tools: rpcrdma-cm-probe --fuzz-dry-run failed its host test (scripts/probe-fuzz-test.sh)"
+else
+	warn "tools: no awk: the --fuzz host test (scripts/probe-fuzz-test.sh) is skipped"
+fi
 
 sed "s/#VERSION#/$version/" tools/rpcrdma-cm-status >"$OUT/rpcrdma-cm-status.tmp" &&
 	chmod 755 "$OUT/rpcrdma-cm-status.tmp" &&
