@@ -188,8 +188,11 @@ static enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
 	return PROBE_OK;
 }
 
-/* Judge one active connection. Return: true when the server did what
- * RFC 8797 asks, with @result and @why set either way.
+/* Judge one active connection and count how it ended. The server's
+ * message must be the control's: RFC 8797 has each peer advertise its
+ * own limits (Section 4.2), so nothing a client sends may change it.
+ * Return: true when the server did what RFC 8797 asks; @why says what
+ * it did instead.
  */
 static bool probe_fuzz_judge(const struct probe_outcome *o,
 			     const struct rpcrdma_pdata *ref,
@@ -270,10 +273,14 @@ enum probe_exit probe_fuzz_active(const struct addrinfo *ai)
 		probe_fuzz_report(&in, where, o.result, ok, &v, why);
 		unanswered = o.code == PROBE_OK ||
 			     !strcmp(o.result, "rejected") ? 0 : unanswered + 1;
-		if (o.code == PROBE_NODEV || unanswered == PROBE_FUZZ_GIVE_UP) {
-			probe_err("--fuzz: stopping after input %lu: %s (%d in a row)",
-				  i, o.code == PROBE_NODEV ? "no RDMA device" :
-				  "no answer", PROBE_FUZZ_GIVE_UP);
+		if (o.code == PROBE_NODEV) {
+			probe_err("--fuzz: stopping after input %lu: no RDMA device",
+				  i);
+			break;
+		}
+		if (unanswered == PROBE_FUZZ_GIVE_UP) {
+			probe_err("--fuzz: stopping after input %lu: no answer to %d connections in a row",
+				  i, PROBE_FUZZ_GIVE_UP);
 			break;
 		}
 	}
