@@ -18,13 +18,14 @@
 #   - the oracle on 11 cases of scenario 7 that the module passed on
 #     RoCE, replayed as a --corpus (identifier at 48, cut, at the end,
 #     reserved bits, extreme sizes, version 2 then 1, garbage);
+#   - --json (with python3): every line an object, hex a string;
 #   - bad arguments exit 2.
 # Usage: probe-fuzz-test.sh PROBE. Prints one line; exit 1 on a failure.
 
 set -uo pipefail
 P=${1:?usage: probe-fuzz-test.sh PROBE}
 # sha256 of `$P --fuzz 1000 --seed 1 --fuzz-dry-run req`
-WANT_SHA=4f2f36eed01f8c91e20a26a4f27515ac47d370031b39ac4496aa630730b0378e
+WANT_SHA=13be14a5f7969bc5a36921513dd4d56ff3263d4c8586fc33cf3fa0c291b66029
 fails=0 checks=0
 TMP=$(mktemp -d) || exit 1
 trap 'rm -rf "$TMP"' EXIT
@@ -120,6 +121,20 @@ len=7 present 4096 1024 1 1024 4096 1,len=56 absent:truncated 1024 1024 0 1024 1
 len=56 absent:truncated 1024 1024 0 1024 1024 0,len=36 present 1024 1024 1 1024 1024 1,\
 len=16 present 2048 2048 1 2048 2048 1,"
 check "oracle: scenario 7's 11 verified cases" "$got" "$want"
+
+# --json: the same lines as objects (probe_print_kv_json), hex always a
+# string even when its digits look like a number; python3 reads them
+if command -v python3 >/dev/null; then
+	got=$("$P" --fuzz 1000 --seed 1 --fuzz-dry-run req --json | python3 -c '
+import json, sys
+objs = [json.loads(line) for line in sys.stdin]
+fuzz = [o for o in objs if o["event"] == "fuzz"]
+bad = [o["input"] for i, o in enumerate(fuzz)
+       if o["input"] != i or not isinstance(o["hex"], str) or
+       not isinstance(o["len"], int) or o["hex"] != "-" and len(o["hex"]) != 2 * o["len"]]
+print(len(fuzz), objs[-1]["event"], objs[-1]["inputs"], "bad:", bad[:5])')
+	check "--json: 1000 objects and the summary, hex a string" "$got" "1000 fuzz-dry-run 1000 bad: []"
+fi
 
 for args in "--fuzz 0" "--fuzz 10 --fuzz-dry-run ib" "--seed 1 --fuzz-dry-run req" \
 	"--fuzz 10 --pdata 00 --fuzz-dry-run req" "--fuzz 10 --fuzz-dry-run req host" \

@@ -412,20 +412,39 @@ void probe_fuzz_hex(char *buf, size_t size, const u8 *p, size_t len)
 		snprintf(buf + 2 * i, size - 2 * i, "%02x", p[i]);
 }
 
+/**
+ * probe_fuzz_line - Print a --fuzz "WORD KEY=VALUE ..." line
+ * @line: the text form, without a newline
+ *
+ * As it is, or with --json as one JSON object (probe_print_kv_json()),
+ * so that the two forms can never say different things.
+ */
+void probe_fuzz_line(const char *line)
+{
+	if (opts.json)
+		probe_print_kv_json(line);
+	else
+		printf("%s\n", line);
+}
+
 static void probe_fuzz_print_one(const struct probe_fuzz_input *in,
 				 const struct probe_fuzz_verdict *v)
 {
-	char kv[256], hex[2 * PROBE_PDATA_MAX + 2];
+	char line[1024], kv[256], hex[2 * PROBE_PDATA_MAX + 2];
+	size_t n;
 
 	probe_fuzz_kv(kv, sizeof(kv), v);
 	probe_fuzz_hex(hex, sizeof(hex), in->blob, in->len);
-	printf("fuzz input=%lu class=%s k=%lu len=%zu", in->index,
-	       probe_fuzz_class_name(in->cls), in->k, in->len);
-	if (in->at >= 0)
-		printf(" at=%ld", in->at);
-	if (v->status == RPCRDMA_PDATA_PRESENT)
-		printf(" found=%u", v->msg.offset);
-	printf(" %s hex=%s\n", kv, hex);
+	n = snprintf(line, sizeof(line), "fuzz input=%lu class=%s k=%lu len=%zu",
+		     in->index, probe_fuzz_class_name(in->cls), in->k, in->len);
+	if (in->at >= 0 && n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - n, " at=%ld", in->at);
+	if (v->status == RPCRDMA_PDATA_PRESENT && n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - n, " found=%u",
+			      v->msg.offset);
+	if (n < sizeof(line))
+		snprintf(line + n, sizeof(line) - n, " %s hex=%s", kv, hex);
+	probe_fuzz_line(line);
 }
 
 /**
@@ -445,8 +464,10 @@ enum probe_exit probe_fuzz_dry_run(void)
 	const struct probe_fuzz_field *f = opts.fuzz_dry;
 	struct probe_fuzz_verdict v;
 	struct probe_fuzz_input in;
+	char line[512];
 	unsigned long i;
 	int skipped;
+	size_t n;
 
 	skipped = probe_fuzz_load_corpus(f);
 	if (skipped < 0)
@@ -458,15 +479,17 @@ enum probe_exit probe_fuzz_dry_run(void)
 		cls[in.cls]++;
 		st[v.status]++;
 	}
-	printf("fuzz-dry-run: %lu inputs, seed %llu, field %s (%zu octets%s),",
-	       opts.fuzz, opts.fuzz_seed, f->name, f->max,
-	       f->padded ? ", zero-padded" : ", exact");
-	printf(" corpus %lu (%d left out):", cls[PROBE_FUZZ_CORPUS], skipped);
-	for (i = 0; i < PROBE_FUZZ_NCLASSES; i++)
-		printf(" %s %lu", probe_fuzz_class_name(i), cls[i]);
-	printf(";");
-	for (i = RPCRDMA_PDATA_PRESENT; i < RPCRDMA_PDATA_DISABLED; i++)
-		printf(" %s %lu", rpcrdma_pdata_status_name(i), st[i]);
-	printf("\n");
+	n = snprintf(line, sizeof(line),
+		     "fuzz-dry-run inputs=%lu seed=%llu field=%s max=%zu padded=%s corpus=%lu corpus_left_out=%d",
+		     opts.fuzz, opts.fuzz_seed, f->name, f->max,
+		     f->padded ? "yes" : "no", cls[PROBE_FUZZ_CORPUS], skipped);
+	for (i = 0; i < PROBE_FUZZ_NCLASSES && n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - n, " %s=%lu",
+			      probe_fuzz_class_name(i), cls[i]);
+	for (i = RPCRDMA_PDATA_PRESENT; i < RPCRDMA_PDATA_DISABLED &&
+	     n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - n, " expect_%s=%lu",
+			      rpcrdma_pdata_status_name(i), st[i]);
+	probe_fuzz_line(line);
 	return PROBE_OK;
 }

@@ -58,15 +58,6 @@ struct probe_fuzz_conn {
 	bool ended_by_probe;
 };
 
-/* A k=v line as text, or as one JSON object */
-static void probe_fuzz_line(const char *line)
-{
-	if (opts.json)
-		probe_print_kv_json(line);
-	else
-		printf("%s\n", line);
-}
-
 static void probe_fuzz_count(struct probe_fuzz_tally *t,
 			     const struct probe_fuzz_input *in,
 			     const struct probe_fuzz_verdict *v, bool ok)

@@ -350,6 +350,7 @@ void probe_fuzz_expect(const struct probe_fuzz_field *f, const u8 *blob,
 		       struct probe_fuzz_verdict *v);
 int probe_fuzz_kv(char *buf, size_t size, const struct probe_fuzz_verdict *v);
 void probe_fuzz_hex(char *buf, size_t size, const u8 *p, size_t len);
+void probe_fuzz_line(const char *line);
 enum probe_exit probe_fuzz_dry_run(void);
 
 /* rpcrdma-cm-probe-fuzzrun.c */
