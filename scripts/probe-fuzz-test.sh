@@ -19,6 +19,9 @@
 #     RoCE, replayed as a --corpus (identifier at 48, cut, at the end,
 #     reserved bits, extreme sizes, version 2 then 1, garbage);
 #   - --json (with python3): every line an object, hex a string;
+#   - the live paths, both sides, against a fake RDMA-CM (LD_PRELOAD of
+#     tools/fuzz/probe_fake_cm.c): verdicts, counts, stops, exit codes,
+#     and scenario 16's pairing of the peer's events with the lines;
 #   - bad arguments exit 2.
 # Usage: probe-fuzz-test.sh PROBE. Prints one line; exit 1 on a failure.
 
@@ -136,6 +139,66 @@ print(len(fuzz), objs[-1]["event"], objs[-1]["inputs"], "bad:", bad[:5])')
 	check "--json: 1000 objects and the summary, hex a string" "$got" "1000 fuzz-dry-run 1000 bad: []"
 fi
 
+# The live paths against a fake RDMA-CM (tools/fuzz/probe_fake_cm.c,
+# LD_PRELOAD): an RFC 8797 server and clients played with the codec,
+# IB/RoCE limits enforced. The server's log is paired with the probe's
+# lines by scenario 16's own pair(), so its awk is tested here too.
+# Not under a sanitizer's runtime, which must come first.
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+fake_cm() {
+	${CC:-cc} -O2 -Wall -Wextra -Werror -shared -fPIC \
+		-I"$TOP/tools/fuzz/include" -I"$TOP/include" \
+		"$TOP/tools/fuzz/probe_fake_cm.c" "$TOP/net/sunrpc/xprtrdma/rpcrdma_pdata.c" \
+		-o "$TMP/fake_cm.so"
+}
+# live FAKE_CM_VARS -- PROBE_ARGS: the probe under the fake; output in
+# $TMP/live, exit status in rc
+live() {
+	local -a env=()
+	while [ "$1" != -- ]; do
+		env+=("$1")
+		shift
+	done
+	shift
+	env "${env[@]}" LD_PRELOAD="$TMP/fake_cm.so" timeout 60 "$P" "$@" >"$TMP/live" 2>"$TMP/live.err"
+	rc=$?
+}
+# sum KEY...: those keys of the run's fuzz-summary line
+sum() {
+	local k line
+	line=$(grep '^fuzz-summary ' "$TMP/live")
+	for k in "$@"; do
+		printf '%s ' "$(echo " $line" | sed -n "s/.* $k=\([^ ]*\).*/$k=\1/p")"
+	done
+}
+if ldd "$P" 2>/dev/null | grep -q 'lib[at]san'; then
+	echo "probe-fuzz-test: $P runs under a sanitizer: the fake RDMA-CM checks are skipped" >&2
+elif ! fake_cm; then
+	check "fake RDMA-CM builds" no yes
+else
+	eval "$(sed -n '/^pair() {/,/^}/p' "$TOP/scripts/vm/scenarios/16-fuzz.client.sh")"
+	live FAKE_CM_LOG="$TMP/srv.log" -- --fuzz 500 --seed 8797 --corpus "$TMP/c7" -v 10.0.0.1
+	check "live: 500 inputs to an RFC 8797 server" "$rc $(sum inputs established mismatches corpus)" \
+		"0 inputs=500 established=500 mismatches=0 corpus=11/0 "
+	check "live: the server's log paired by port (scenario 16)" "$(pair "$TMP/srv.log" "$TMP/live" port)" "500 0 0"
+	live FAKE_CM_SERVER=change=200 -- --fuzz 300 --seed 1 10.0.0.1
+	check "live: a server whose message changes from request 200" "$rc $(sum mismatches)" "1 mismatches=101 "
+	live FAKE_CM_SERVER=reject=5 -- --fuzz 20 --seed 1 10.0.0.1
+	check "live: a server that rejects one" "$rc $(sum established rejected mismatches)" \
+		"0 established=19 rejected=1 mismatches=0 "
+	live FAKE_CM_SERVER=silent=8 -- --fuzz 100 --seed 1 --timeout 20 10.0.0.1
+	check "live: a server that stops answering" "$rc $(sum inputs failed mismatches)" \
+		"1 inputs=17 failed=10 mismatches=10 "
+	live FAKE_CM_SERVER=silent=0 -- --fuzz 10 --seed 1 --timeout 20 10.0.0.1
+	check "live: the control connection unanswered" "$rc" 6
+	live FAKE_CM_CLIENTS=300 FAKE_CM_LOG="$TMP/cl.log" -- --listen 20051 --fuzz 250 --seed 3 -v --wait 2
+	check "live: 250 clients answered (--listen)" "$rc $(sum inputs established mismatches field)" \
+		"0 inputs=250 established=250 mismatches=0 field=rep "
+	check "live: the clients' log paired in order (scenario 16)" "$(pair "$TMP/cl.log" "$TMP/live" order)" "250 0 0"
+	live FAKE_CM_CLIENTS=3 -- --listen 20051 --fuzz 5 --seed 3 --wait 1
+	check "live: fewer clients than --fuzz, --wait 1" "$rc $(sum inputs)" "6 inputs=3 "
+fi
+
 for args in "--fuzz 0" "--fuzz 10 --fuzz-dry-run ib" "--seed 1 --fuzz-dry-run req" \
 	"--fuzz 10 --pdata 00 --fuzz-dry-run req" "--fuzz 10 --fuzz-dry-run req host" \
 	"--fuzz 10 --listen 20050 --fuzz-dry-run req" "--fuzz 10 --v2 host" \
@@ -149,4 +212,4 @@ if [ $fails -ne 0 ]; then
 	echo "probe-fuzz-test: $fails of $checks checks failed" >&2
 	exit 1
 fi
-echo "probe-fuzz-test: $checks checks passed (seed 1 sha256 ${WANT_SHA:0:12}, 5 classes x 200, lengths 0..56, offsets 0..52, versions 0..255, cuts 0..8, mpa 0..252, scenario 7's 11 cases)"
+echo "probe-fuzz-test: $checks checks passed (seed 1 sha256 ${WANT_SHA:0:12}, 5 classes x 200, lengths 0..56, offsets 0..52, versions 0..255, cuts 0..8, mpa 0..252, scenario 7's 11 cases, live paths on a fake CM)"

@@ -61,7 +61,7 @@ mv "$BIN.tmp" "$BIN"
 # any RDMA device (--fuzz-dry-run); a failure fails the build. awk is not
 # Essential in Debian: a minimal package build root may lack it.
 if command -v awk >/dev/null; then
-	"$TOP/scripts/probe-fuzz-test.sh" "$BIN" ||
+	CC="$CC" "$TOP/scripts/probe-fuzz-test.sh" "$BIN" ||
 		die "tools: rpcrdma-cm-probe --fuzz-dry-run failed its host test (scripts/probe-fuzz-test.sh)"
 else
 	warn "tools: no awk: the --fuzz host test (scripts/probe-fuzz-test.sh) is skipped"
