@@ -181,6 +181,10 @@ else
 	check "live: 500 inputs to an RFC 8797 server" "$rc $(sum inputs established mismatches corpus)" \
 		"0 inputs=500 established=500 mismatches=0 corpus=11/0 "
 	check "live: the server's log paired by port (scenario 16)" "$(pair "$TMP/srv.log" "$TMP/live" port)" "500 0 0"
+	live FAKE_CM_IWARP=1 FAKE_CM_LOG="$TMP/srv-iw.log" -- --fuzz 1265 --seed 2 -v 10.0.0.1
+	check "live: 1265 inputs over iWARP (MPA, up to 252 octets)" \
+		"$rc $(sum inputs field mismatches) $(pair "$TMP/srv-iw.log" "$TMP/live" port)" \
+		"0 inputs=1265 field=mpa mismatches=0  1265 0 0"
 	live FAKE_CM_SERVER=change=200 -- --fuzz 300 --seed 1 10.0.0.1
 	check "live: a server whose message changes from request 200" "$rc $(sum mismatches)" "1 mismatches=101 "
 	live FAKE_CM_SERVER=reject=5 -- --fuzz 20 --seed 1 10.0.0.1
@@ -195,6 +199,10 @@ else
 	check "live: 250 clients answered (--listen)" "$rc $(sum inputs established mismatches field)" \
 		"0 inputs=250 established=250 mismatches=0 field=rep "
 	check "live: the clients' log paired in order (scenario 16)" "$(pair "$TMP/cl.log" "$TMP/live" order)" "250 0 0"
+	live FAKE_CM_IWARP=1 FAKE_CM_CLIENTS=300 FAKE_CM_LOG="$TMP/cl-iw.log" -- --listen 20051 --fuzz 260 --seed 4 -v --wait 2
+	check "live: 260 clients over iWARP (--listen)" \
+		"$rc $(sum inputs field mismatches) $(pair "$TMP/cl-iw.log" "$TMP/live" order)" \
+		"0 inputs=260 field=mpa mismatches=0  260 0 0"
 	live FAKE_CM_CLIENTS=3 -- --listen 20051 --fuzz 5 --seed 3 --wait 1
 	check "live: fewer clients than --fuzz, --wait 1" "$rc $(sum inputs)" "6 inputs=3 "
 fi

@@ -7,7 +7,7 @@
  * status) run on any host. It plays an RFC 8797 peer with the
  * project's own codec, over IB/RoCE rules: a REQ carries at most 56
  * octets and a REP 196 (more is EINVAL, as the CM says), and the
- * receiver gets the field zero-padded.
+ * receiver gets the field zero-padded; or over siw's (FAKE_CM_IWARP).
  *
  * Environment:
  *   FAKE_CM_SERVER   how the fake server answers the probe's connect
@@ -21,6 +21,8 @@
  *   FAKE_CM_LOG      a file where the fake peer writes one line per
  *                    connection it completed, as its kernel module's
  *                    rpcrdma_cm_negotiate event would read
+ *   FAKE_CM_IWARP    1: an iWARP device under siw's rules instead: 252
+ *                    octets each way, delivered exact, not padded
  * Ports: each connection gets the next of 40000..40049, so that they
  * come back as the ephemeral range of a long run does.
  */
@@ -40,6 +42,8 @@
 
 #define FAKE_REQ_MAX	56
 #define FAKE_REP_MAX	196
+#define FAKE_MPA_MAX	252
+#define FAKE_FIELD_MAX	FAKE_MPA_MAX
 #define FAKE_PORTS	50
 #define FAKE_QUEUE	64
 
@@ -61,8 +65,27 @@ static struct rdma_cm_id *fake_listen;
 /* Each event's private data lives behind it, freed with it */
 struct fake_event {
 	struct rdma_cm_event ev;
-	u8 pdata[FAKE_REP_MAX];
+	u8 pdata[FAKE_FIELD_MAX];
 };
+
+static bool fake_iwarp(void)
+{
+	const char *s = getenv("FAKE_CM_IWARP");
+
+	return s && !strcmp(s, "1");
+}
+
+/* What the CM lets a consumer send in a request or an accept */
+static size_t fake_max(bool rep)
+{
+	return fake_iwarp() ? FAKE_MPA_MAX : rep ? FAKE_REP_MAX : FAKE_REQ_MAX;
+}
+
+/* What the receiver's CM delivers of @len octets: IB pads the field */
+static size_t fake_delivered(size_t len, bool rep)
+{
+	return fake_iwarp() ? len : fake_max(rep);
+}
 
 static void fake_push(struct rdma_cm_id *id, struct rdma_cm_id *listen,
 		      enum rdma_cm_event_type type, int status, const u8 *pd,
@@ -109,13 +132,13 @@ static bool fake_at(const char *word, unsigned long n)
  * octets its CM delivers (the field, zero-padded)
  */
 static void fake_log(const char *role, const char *peer, const u8 *pd,
-		     size_t len, size_t field,
+		     size_t len, size_t seen_len,
 		     const struct rpcrdma_pdata_limits *local)
 {
 	const char *path = getenv("FAKE_CM_LOG");
 	struct rpcrdma_pdata_result res;
 	enum rpcrdma_pdata_status st;
-	u8 seen[FAKE_REP_MAX] = { };
+	u8 seen[FAKE_FIELD_MAX] = { };
 	struct rpcrdma_pdata msg;
 	bool present;
 	FILE *f;
@@ -123,7 +146,7 @@ static void fake_log(const char *role, const char *peer, const u8 *pd,
 	if (!path)
 		return;
 	memcpy(seen, pd, len);
-	st = rpcrdma_pdata_parse(seen, field, &msg);
+	st = rpcrdma_pdata_parse(seen_len ? seen : NULL, seen_len, &msg);
 	present = st == RPCRDMA_PDATA_PRESENT;
 	rpcrdma_pdata_negotiate(local, present ? &msg : NULL, &res);
 	f = fopen(path, "a");
@@ -152,6 +175,10 @@ static void fake_set_port(struct sockaddr *sa, unsigned int port)
 
 struct ibv_device **ibv_get_device_list(int *num)
 {
+	if (fake_iwarp()) {
+		fake_dev.node_type = IBV_NODE_RNIC;
+		fake_dev.transport_type = IBV_TRANSPORT_IWARP;
+	}
 	if (num)
 		*num = 1;
 	return fake_list;
@@ -308,7 +335,7 @@ static void fake_next_client(struct rdma_cm_id *listen)
 	struct rpcrdma_pdata_limits cl = {
 		.max_send = 4096, .max_recv = 4096, .remote_inv = true,
 	};
-	u8 req[FAKE_REQ_MAX] = { };
+	u8 req[FAKE_FIELD_MAX] = { };
 	struct rdma_cm_id *child;
 
 	if (!fake_listen || !fake_clients_left)
@@ -321,7 +348,7 @@ static void fake_next_client(struct rdma_cm_id *listen)
 	fake_set_port(&child->route.addr.dst_addr,
 		      40000 + fake_ports++ % FAKE_PORTS);
 	fake_push(child, listen, RDMA_CM_EVENT_CONNECT_REQUEST, 0, req,
-		  FAKE_REQ_MAX);
+		  fake_delivered(RPCRDMA_PDATA_V1_LEN, false));
 }
 
 /* The fake server: one RFC 8797 message of its own, or none at all */
@@ -331,17 +358,18 @@ int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
 		.max_send = 4096, .max_recv = 4096, .remote_inv = true,
 	};
 	unsigned long n = fake_requests++;
-	u8 rep[FAKE_REP_MAX] = { };
+	u8 rep[FAKE_FIELD_MAX] = { };
 	char peer[32];
 
-	if (param->private_data_len > FAKE_REQ_MAX) {
+	if (param->private_data_len > fake_max(false)) {
 		errno = EINVAL;
 		return -1;
 	}
 	if (fake_from("silent", n))
 		return 0;
 	if (fake_at("reject", n)) {
-		fake_push(id, NULL, RDMA_CM_EVENT_REJECTED, 28, rep, 148);
+		fake_push(id, NULL, RDMA_CM_EVENT_REJECTED, 28, rep,
+			  fake_iwarp() ? 0 : 148);
 		return 0;
 	}
 	if (fake_from("change", n))
@@ -349,9 +377,11 @@ int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
 	snprintf(peer, sizeof(peer), "10.0.0.2:%u",
 		 ntohs(rdma_get_src_port(id)));
 	fake_log("server", peer, param->private_data,
-		 param->private_data_len, FAKE_REQ_MAX, &srv);
+		 param->private_data_len,
+		 fake_delivered(param->private_data_len, false), &srv);
 	rpcrdma_pdata_build(rep, &srv);
-	fake_push(id, NULL, RDMA_CM_EVENT_ESTABLISHED, 0, rep, FAKE_REP_MAX);
+	fake_push(id, NULL, RDMA_CM_EVENT_ESTABLISHED, 0, rep,
+		  fake_delivered(RPCRDMA_PDATA_V1_LEN, true));
 	return 0;
 }
 
@@ -393,12 +423,13 @@ int rdma_accept(struct rdma_cm_id *id, struct rdma_conn_param *param)
 		.max_send = 4096, .max_recv = 4096, .remote_inv = true,
 	};
 
-	if (param->private_data_len > FAKE_REP_MAX) {
+	if (param->private_data_len > fake_max(true)) {
 		errno = EINVAL;
 		return -1;
 	}
 	fake_log("client", "10.0.0.1:20051", param->private_data,
-		 param->private_data_len, FAKE_REP_MAX, &cl);
+		 param->private_data_len,
+		 fake_delivered(param->private_data_len, true), &cl);
 	fake_push(id, NULL, RDMA_CM_EVENT_ESTABLISHED, 0, NULL, 0);
 	return 0;
 }
