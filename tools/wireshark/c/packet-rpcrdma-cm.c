@@ -142,6 +142,10 @@ static int hf_ib_destqp = -1;
 static int hf_ib_psn = -1;
 static int hf_ib_padcnt = -1;
 static int hf_udp_length = -1;
+static int hf_ip_src = -1;
+static int hf_ip_dst = -1;
+static int hf_ipv6_src = -1;
+static int hf_ipv6_dst = -1;
 static int hf_tcp_srcport = -1;
 static int hf_tcp_dstport = -1;
 static int hf_mpa_key_req = -1;
@@ -486,6 +490,26 @@ tcp_key(packet_info *pinfo, const address *src, uint32_t sport,
                               address_to_str(pinfo->pool, dst), dport);
 }
 
+/*
+ * The key of one end of an IB connection, from the frame's source or
+ * destination: the (outermost) IP address on RoCEv2, where the CM
+ * messages' pinfo->src may be a LID; pinfo's address on native IB.
+ */
+static const char *
+ib_key(proto_tree *tree, packet_info *pinfo, bool src, uint32_t id)
+{
+    field_info *fi = first_finfo(tree, src ? hf_ip_src : hf_ip_dst);
+
+    if (!fi)
+        fi = first_finfo(tree, src ? hf_ipv6_src : hf_ipv6_dst);
+    if (fi && fi->ds_tvb && fi->length > 0)
+        return wmem_strdup_printf(pinfo->pool, "%s/%u",
+                                  tvb_bytes_to_str(pinfo->pool, fi->ds_tvb,
+                                                   fi->start, fi->length),
+                                  id);
+    return addr_key(pinfo, src ? &pinfo->src : &pinfo->dst, id);
+}
+
 /* First pass: learn IB connections from their CM REQ and REP */
 static void
 track_ib_cm(proto_tree *tree, packet_info *pinfo)
@@ -505,22 +529,22 @@ track_ib_cm(proto_tree *tree, packet_info *pinfo)
         conn->server = cm_values(NULL);
         wmem_map_insert(ib_pending,
                         wmem_strdup(wmem_file_scope(),
-                                    addr_key(pinfo, &pinfo->src, commid)),
+                                    ib_key(tree, pinfo, true, commid)),
                         conn);
         /* what the server sends goes to the client's QP */
-        path_add(addr_key(pinfo, &pinfo->src, qpn), conn, false);
+        path_add(ib_key(tree, pinfo, true, qpn), conn, false);
         return;
     }
     fi = first_finfo(tree, hf_ib_rep_private);
     if (fi && first_uint(tree, hf_ib_rep_remote_commid, &commid) &&
         first_uint(tree, hf_ib_rep_qpn, &qpn)) {
         conn = (cm_conn_t *)wmem_map_lookup(ib_pending,
-                                            addr_key(pinfo, &pinfo->dst, commid));
+                                            ib_key(tree, pinfo, false, commid));
         if (!conn || conn->rep_frame)
             return;
         conn->rep_frame = pinfo->num;
         conn->server = cm_values(finfo_tvb(fi));
-        path_add(addr_key(pinfo, &pinfo->src, qpn), conn, true);
+        path_add(ib_key(tree, pinfo, true, qpn), conn, true);
     }
 }
 
@@ -546,7 +570,7 @@ track_ib_send(proto_tree *tree, packet_info *pinfo, wmem_array_t *sends)
     default:
         return;
     }
-    key = addr_key(pinfo, &pinfo->dst, qpn);
+    key = ib_key(tree, pinfo, false, qpn);
     path = (cm_path_t *)wmem_map_lookup(paths, key);
     if (!path || !path->conn->rep_frame)
         return;
@@ -1000,6 +1024,10 @@ proto_reg_handoff_rpcrdma_cm(void)
         { &hf_ib_psn, "infiniband.bth.psn" },
         { &hf_ib_padcnt, "infiniband.bth.padcnt" },
         { &hf_udp_length, "udp.length" },
+        { &hf_ip_src, "ip.src" },
+        { &hf_ip_dst, "ip.dst" },
+        { &hf_ipv6_src, "ipv6.src" },
+        { &hf_ipv6_dst, "ipv6.dst" },
         { &hf_tcp_srcport, "tcp.srcport" },
         { &hf_tcp_dstport, "tcp.dstport" },
         { &hf_mpa_key_req, "iwarp_mpa.key.req" },
