@@ -32,7 +32,9 @@
  * values are those of tools/wireshark/rpcrdma_cm.lua, under "rpcrdma".
  */
 
+#ifndef RPCRDMA_CM_UPSTREAM
 #include "rpcrdma-cm-compat.h"
+#endif
 
 #include <epan/packet.h>
 #include <epan/expert.h>
@@ -40,8 +42,10 @@
 #include <epan/to_str.h>
 #include <epan/dissectors/packet-infiniband.h>
 
+#ifndef RPCRDMA_CM_UPSTREAM
 void proto_register_rpcrdma_cm(void);
 void proto_reg_handoff_rpcrdma_cm(void);
+#endif
 
 #define RPCRDMA_CM_FORMAT_ID    0xf6ab0e18
 #define RPCRDMA_CM_MSG_LEN      8
@@ -79,10 +83,13 @@ void proto_reg_handoff_rpcrdma_cm(void);
 static const char *const defaults_text =
     "the peer gets the defaults: R clear, Send and Receive Size 1024";
 
+#ifndef RPCRDMA_CM_UPSTREAM
 static int proto_rpcrdma = -1;
+#endif
 
 static int hf_cm_carrier = -1;
 static int hf_cm_status = -1;
+#ifndef RPCRDMA_CM_UPSTREAM
 static int hf_cm_mpa_ird_ord = -1;
 static int hf_cm_mpa_ird = -1;
 static int hf_cm_mpa_ord = -1;
@@ -90,6 +97,7 @@ static int hf_cm_mpa_p2p = -1;
 static int hf_cm_mpa_zero_rtr = -1;
 static int hf_cm_mpa_write_rtr = -1;
 static int hf_cm_mpa_read_rtr = -1;
+#endif
 static int hf_cm_length = -1;
 static int hf_cm_offset = -1;
 static int hf_cm_format_id = -1;
@@ -118,14 +126,18 @@ static int hf_conn_send_inv = -1;
 static int ett_rpcrdma_cm = -1;
 static int ett_rpcrdma_cm_flags = -1;
 static int ett_rpcrdma_cm_size = -1;
+#ifndef RPCRDMA_CM_UPSTREAM
 static int ett_rpcrdma_cm_mpa = -1;
+#endif
 static int ett_rpcrdma_conn = -1;
 
 static expert_field ei_cm_truncated;
 static expert_field ei_cm_bad_version;
 static expert_field ei_cm_reserved;
 static expert_field ei_cm_offset;
+#ifndef RPCRDMA_CM_UPSTREAM
 static expert_field ei_cm_mpa_short;
+#endif
 static expert_field ei_conn_over_threshold;
 static expert_field ei_conn_inv_without_r;
 
@@ -148,8 +160,10 @@ static int hf_ipv6_src = -1;
 static int hf_ipv6_dst = -1;
 static int hf_tcp_srcport = -1;
 static int hf_tcp_dstport = -1;
+#ifndef RPCRDMA_CM_UPSTREAM
 static int hf_mpa_key_req = -1;
 static int hf_mpa_key_rep = -1;
+#endif
 static int hf_mpa_ulpdu_len = -1;
 static int hf_ddp_qn = -1;
 static int hf_ddp_msn = -1;
@@ -320,13 +334,12 @@ cm_add_message(proto_tree *tree, packet_info *pinfo, tvbuff_t *tvb, int off)
 
 /*
  * Decode the private data @tvb (NULL: none) a @carrier brought; @anchor
- * is the item the protocol's tree hangs from without any. @ird_ord is
- * the MPA v2 IRD/ORD header ahead of it (NULL: none).
+ * is the item the protocol's tree hangs from without any. Returns the
+ * protocol's tree.
  */
-static void
+static proto_tree *
 cm_dissect_pdata(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
-                 const char *carrier, tvbuff_t *anchor, int anchor_len,
-                 tvbuff_t *ird_ord)
+                 const char *carrier, tvbuff_t *anchor, int anchor_len)
 {
     int len = tvb ? (int)tvb_captured_length(tvb) : 0;
     cm_status_t status = CM_NO_DATA;
@@ -348,19 +361,6 @@ cm_dissect_pdata(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     ti = proto_tree_add_string(cm_tree, hf_cm_status, tvb ? tvb : anchor, 0, 0,
                                cm_status_names[status]);
     proto_item_set_generated(ti);
-    if (ird_ord) {
-        proto_tree *mpa_tree;
-
-        ti = proto_tree_add_item(cm_tree, hf_cm_mpa_ird_ord, ird_ord, 0,
-                                 MPA_V2_IRD_ORD_LEN, ENC_NA);
-        mpa_tree = proto_item_add_subtree(ti, ett_rpcrdma_cm_mpa);
-        proto_tree_add_item(mpa_tree, hf_cm_mpa_p2p, ird_ord, 0, 2, ENC_BIG_ENDIAN);
-        proto_tree_add_item(mpa_tree, hf_cm_mpa_zero_rtr, ird_ord, 0, 2, ENC_BIG_ENDIAN);
-        proto_tree_add_item(mpa_tree, hf_cm_mpa_ird, ird_ord, 0, 2, ENC_BIG_ENDIAN);
-        proto_tree_add_item(mpa_tree, hf_cm_mpa_write_rtr, ird_ord, 2, 2, ENC_BIG_ENDIAN);
-        proto_tree_add_item(mpa_tree, hf_cm_mpa_read_rtr, ird_ord, 2, 2, ENC_BIG_ENDIAN);
-        proto_tree_add_item(mpa_tree, hf_cm_mpa_ord, ird_ord, 2, 2, ENC_BIG_ENDIAN);
-    }
     ti = proto_tree_add_uint(cm_tree, hf_cm_length, tvb ? tvb : anchor, 0, 0, len);
     proto_item_set_generated(ti);
     if (off >= 0) {
@@ -399,6 +399,7 @@ cm_dissect_pdata(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     }
     proto_item_append_text(root, ", %s: %s", carrier, summary);
     col_append_fstr(pinfo->cinfo, COL_INFO, " [RFC 8797 %s]", summary);
+    return cm_tree;
 }
 
 /*
@@ -425,7 +426,7 @@ dissect_rpcrdma_cm_ib_heur(tvbuff_t *tvb, packet_info *pinfo,
         return false;
     if (cm_find(tvb, &off) < CM_TRUNCATED)
         return false;
-    cm_dissect_pdata(tvb, pinfo, tree, carrier, tvb, 0, NULL);
+    cm_dissect_pdata(tvb, pinfo, tree, carrier, tvb, 0);
     return true;
 }
 
@@ -682,15 +683,88 @@ track_iwarp_sends(proto_tree *tree, packet_info *pinfo, const char *key,
     }
 }
 
-/* An MPA request or reply: decode it, and on the first pass learn or
- * complete its connection */
+/* First pass: an MPA request opens an iWARP connection, its reply
+ * completes it; @pdata is the consumer's private data (NULL: none) */
+static void
+track_mpa(packet_info *pinfo, tvbuff_t *pdata, bool request,
+          uint32_t sport, uint32_t dport)
+{
+    if (PINFO_FD_VISITED(pinfo))
+        return;
+    if (request) {
+        cm_conn_t *conn = wmem_new0(wmem_file_scope(), cm_conn_t);
+
+        conn->req_frame = pinfo->num;
+        conn->client = cm_values(pdata);
+        conn->server = cm_values(NULL);
+        path_add(tcp_key(pinfo, &pinfo->src, sport, &pinfo->dst, dport), conn, true);
+        path_add(tcp_key(pinfo, &pinfo->dst, dport, &pinfo->src, sport), conn, false);
+    } else {
+        cm_path_t *p = (cm_path_t *)wmem_map_lookup(paths,
+            tcp_key(pinfo, &pinfo->src, sport, &pinfo->dst, dport));
+
+        if (p && !p->c2s && !p->conn->rep_frame) {
+            p->conn->rep_frame = pinfo->num;
+            p->conn->server = cm_values(pdata);
+        }
+    }
+}
+
+#ifdef RPCRDMA_CM_UPSTREAM
+/*
+ * The "iwarp_mpa.private" heuristic: the consumer private data of an
+ * MPA request or reply, after the MPA v2 IRD/ORD header; @data points
+ * to the MPA message type (1 request, 2 reply). Claims it only when it
+ * holds a Format Identifier, but learns the connection in any case: an
+ * NFS/RDMA peer without the message gets the defaults (Section 5.1).
+ */
+static bool
+dissect_rpcrdma_cm_mpa_heur(tvbuff_t *tvb, packet_info *pinfo,
+                            proto_tree *tree, void *data)
+{
+    bool request = data && *(const int *)data == 1;
+    int off;
+
+    if (!data)
+        return false;
+    track_mpa(pinfo, tvb_captured_length(tvb) ? tvb : NULL, request,
+              pinfo->srcport, pinfo->destport);
+    if (cm_find(tvb, &off) < CM_TRUNCATED)
+        return false;
+    cm_dissect_pdata(tvb, pinfo, tree, request ? "MPA request" : "MPA reply",
+                     tvb, 0);
+    return true;
+}
+#else
+/* The MPA v2 IRD/ORD header (RFC 6581) the plugin skipped: the MPA
+ * dissector of Wireshark 4.4 and older shows it as private data */
+static void
+cm_add_ird_ord(proto_tree *cm_tree, tvbuff_t *ird_ord)
+{
+    proto_tree *mpa_tree;
+    proto_item *ti;
+
+    ti = proto_tree_add_item(cm_tree, hf_cm_mpa_ird_ord, ird_ord, 0,
+                             MPA_V2_IRD_ORD_LEN, ENC_NA);
+    mpa_tree = proto_item_add_subtree(ti, ett_rpcrdma_cm_mpa);
+    proto_tree_add_item(mpa_tree, hf_cm_mpa_p2p, ird_ord, 0, 2, ENC_BIG_ENDIAN);
+    proto_tree_add_item(mpa_tree, hf_cm_mpa_zero_rtr, ird_ord, 0, 2, ENC_BIG_ENDIAN);
+    proto_tree_add_item(mpa_tree, hf_cm_mpa_ird, ird_ord, 0, 2, ENC_BIG_ENDIAN);
+    proto_tree_add_item(mpa_tree, hf_cm_mpa_write_rtr, ird_ord, 2, 2, ENC_BIG_ENDIAN);
+    proto_tree_add_item(mpa_tree, hf_cm_mpa_read_rtr, ird_ord, 2, 2, ENC_BIG_ENDIAN);
+    proto_tree_add_item(mpa_tree, hf_cm_mpa_ord, ird_ord, 2, 2, ENC_BIG_ENDIAN);
+}
+
+/* An MPA request or reply, found by the key field the MPA dissector
+ * adds: skip (and show) the IRD/ORD header, decode what follows, and
+ * on the first pass learn or complete its connection */
 static void
 dissect_mpa_frame(proto_tree *tree, packet_info *pinfo, field_info *key,
                   bool request, uint32_t sport, uint32_t dport)
 {
     tvbuff_t *tvb = key->ds_tvb, *pdata = NULL, *ird_ord = NULL;
     const char *carrier = request ? "MPA request" : "MPA reply";
-    int hdr = key->start + MPA_KEY_LEN, start, len;
+    int hdr = key->start + MPA_KEY_LEN, start, len, off;
     uint8_t flags, rev;
 
     if (tvb_captured_length_remaining(tvb, key->start) < MPA_HDR_LEN)
@@ -723,29 +797,15 @@ dissect_mpa_frame(proto_tree *tree, packet_info *pinfo, field_info *key,
     }
     if (len > 0)
         pdata = tvb_new_subset_length(tvb, start, len);
-    if (pdata && cm_find(pdata, &(int){0}) >= CM_TRUNCATED)
-        cm_dissect_pdata(pdata, pinfo, tree, carrier, tvb, 0, ird_ord);
+    if (pdata && cm_find(pdata, &off) >= CM_TRUNCATED) {
+        proto_tree *cm_tree = cm_dissect_pdata(pdata, pinfo, tree, carrier, tvb, 0);
 
-    if (PINFO_FD_VISITED(pinfo))
-        return;
-    if (request) {
-        cm_conn_t *conn = wmem_new0(wmem_file_scope(), cm_conn_t);
-
-        conn->req_frame = pinfo->num;
-        conn->client = cm_values(pdata);
-        conn->server = cm_values(NULL);
-        path_add(tcp_key(pinfo, &pinfo->src, sport, &pinfo->dst, dport), conn, true);
-        path_add(tcp_key(pinfo, &pinfo->dst, dport, &pinfo->src, sport), conn, false);
-    } else {
-        cm_path_t *p = (cm_path_t *)wmem_map_lookup(paths,
-            tcp_key(pinfo, &pinfo->src, sport, &pinfo->dst, dport));
-
-        if (p && !p->c2s && !p->conn->rep_frame) {
-            p->conn->rep_frame = pinfo->num;
-            p->conn->server = cm_values(pdata);
-        }
+        if (ird_ord)
+            cm_add_ird_ord(cm_tree, ird_ord);
     }
+    track_mpa(pinfo, pdata, request, sport, dport);
 }
+#endif
 
 /* The connection's negotiated values on one of its Sends */
 static void
@@ -815,19 +875,22 @@ dissect_rpcrdma_cm_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
                         void *data _U_)
 {
     wmem_array_t *sends;
-    field_info *fi;
     uint32_t sport = 0, dport = 0;
     bool have_ports;
     unsigned i;
 
     have_ports = first_uint(tree, hf_tcp_srcport, &sport) &&
                  first_uint(tree, hf_tcp_dstport, &dport);
+#ifndef RPCRDMA_CM_UPSTREAM
     if (have_ports) {
+        field_info *fi;
+
         if ((fi = first_finfo(tree, hf_mpa_key_req)))
             dissect_mpa_frame(tree, pinfo, fi, true, sport, dport);
         else if ((fi = first_finfo(tree, hf_mpa_key_rep)))
             dissect_mpa_frame(tree, pinfo, fi, false, sport, dport);
     }
+#endif
 
     sends = (wmem_array_t *)p_get_proto_data(wmem_file_scope(), pinfo, proto_rpcrdma, 0);
     if (!PINFO_FD_VISITED(pinfo)) {
@@ -850,8 +913,15 @@ dissect_rpcrdma_cm_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     return 0;
 }
 
+#ifdef RPCRDMA_CM_UPSTREAM
+/* Called from proto_register_rpcordma(): the fields of the RFC 8797
+ * message and of the connection, in the rpcordma namespace */
+static void
+rpcordma_cm_register(void)
+#else
 void
 proto_register_rpcrdma_cm(void)
+#endif
 {
     static hf_register_info hf[] = {
         { &hf_cm_carrier,
@@ -860,6 +930,7 @@ proto_register_rpcrdma_cm(void)
         { &hf_cm_status,
           { "Status", "rpcrdma.cm.status", FT_STRING, BASE_NONE,
             NULL, 0, "As rpcrdma_pdata_parse() names it", HFILL }},
+#ifndef RPCRDMA_CM_UPSTREAM
         { &hf_cm_mpa_ird_ord,
           { "MPA v2 IRD/ORD header", "rpcrdma.cm.mpa_ird_ord", FT_BYTES, BASE_NONE,
             NULL, 0, "RFC 6581 header ahead of the consumer's private data", HFILL }},
@@ -881,6 +952,7 @@ proto_register_rpcrdma_cm(void)
         { &hf_cm_mpa_ord,
           { "ORD", "rpcrdma.cm.mpa_ird_ord.ord", FT_UINT16, BASE_DEC,
             NULL, 0x3fff, "Outbound RDMA Read Queue Depth", HFILL }},
+#endif
         { &hf_cm_length,
           { "Private data searched (octets)", "rpcrdma.cm.length", FT_UINT32, BASE_DEC,
             NULL, 0, NULL, HFILL }},
@@ -956,7 +1028,9 @@ proto_register_rpcrdma_cm(void)
         &ett_rpcrdma_cm,
         &ett_rpcrdma_cm_flags,
         &ett_rpcrdma_cm_size,
+#ifndef RPCRDMA_CM_UPSTREAM
         &ett_rpcrdma_cm_mpa,
+#endif
         &ett_rpcrdma_conn,
     };
 
@@ -973,9 +1047,11 @@ proto_register_rpcrdma_cm(void)
         { &ei_cm_offset,
           { "rpcrdma.cm.expert.offset", PI_PROTOCOL, PI_NOTE,
             "RFC 8797 message not at offset 0", EXPFILL }},
+#ifndef RPCRDMA_CM_UPSTREAM
         { &ei_cm_mpa_short,
           { "rpcrdma.cm.expert.mpa_short", PI_MALFORMED, PI_ERROR,
             "MPA v2 private data shorter than its IRD/ORD header", EXPFILL }},
+#endif
         { &ei_conn_over_threshold,
           { "rpcrdma.conn.expert.over_threshold", PI_PROTOCOL, PI_WARN,
             "Send exceeds the receiver's inline threshold", EXPFILL }},
@@ -986,9 +1062,11 @@ proto_register_rpcrdma_cm(void)
 
     expert_module_t *expert_rpcrdma;
 
+#ifndef RPCRDMA_CM_UPSTREAM
     proto_rpcrdma = proto_register_protocol(
         "RPC-over-RDMA Version 1 CM Private Data (RFC 8797)",
         "RPCoRDMA-CM", "rpcrdma");
+#endif
     proto_register_field_array(proto_rpcrdma, hf, array_length(hf));
     proto_register_subtree_array(ett, array_length(ett));
     expert_rpcrdma = expert_register_protocol(proto_rpcrdma);
@@ -1005,8 +1083,14 @@ proto_register_rpcrdma_cm(void)
                                                 proto_rpcrdma);
 }
 
+#ifdef RPCRDMA_CM_UPSTREAM
+/* Called from proto_reg_handoff_rpcordma() */
+static void
+rpcordma_cm_handoff(void)
+#else
 void
 proto_reg_handoff_rpcrdma_cm(void)
+#endif
 {
     static const struct {
         int *hf;
@@ -1030,8 +1114,10 @@ proto_reg_handoff_rpcrdma_cm(void)
         { &hf_ipv6_dst, "ipv6.dst" },
         { &hf_tcp_srcport, "tcp.srcport" },
         { &hf_tcp_dstport, "tcp.dstport" },
+#ifndef RPCRDMA_CM_UPSTREAM
         { &hf_mpa_key_req, "iwarp_mpa.key.req" },
         { &hf_mpa_key_rep, "iwarp_mpa.key.rep" },
+#endif
         { &hf_mpa_ulpdu_len, "iwarp_mpa.ulpdulength" },
         { &hf_ddp_qn, "iwarp_ddp.qn" },
         { &hf_ddp_msn, "iwarp_ddp.msn" },
@@ -1053,4 +1139,9 @@ proto_reg_handoff_rpcrdma_cm(void)
     heur_dissector_add("infiniband.mad.cm.private", dissect_rpcrdma_cm_ib_heur,
                        "RPC-over-RDMA CM private data (RFC 8797)",
                        "rpcrdma_cm_infiniband", proto_rpcrdma, HEURISTIC_ENABLE);
+#ifdef RPCRDMA_CM_UPSTREAM
+    heur_dissector_add("iwarp_mpa.private", dissect_rpcrdma_cm_mpa_heur,
+                       "RPC-over-RDMA CM private data (RFC 8797)",
+                       "rpcrdma_cm_iwarp", proto_rpcrdma, HEURISTIC_ENABLE);
+#endif
 }
