@@ -12,7 +12,10 @@
 #                                   the tshark on PATH (test runs it on the
 #                                   host and in a Debian 13 root)
 #   scripts/wireshark.sh install    copy it into ~/.local/lib/wireshark/plugins
-#   scripts/wireshark.sh uninstall  remove that copy
+#   scripts/wireshark.sh install-c  build the C dissector (tools/wireshark/c)
+#                                   and copy it into
+#                                   ~/.local/lib/wireshark/plugins/<version>/epan
+#   scripts/wireshark.sh uninstall  remove those copies
 #
 # test builds net/sunrpc/xprtrdma/rpcrdma_pdata.c as a shared library
 # and has tools/wireshark/gen-vectors.py write RoCEv2 (CM REQ/REP) and
@@ -67,7 +70,7 @@ cases=0
 failed=0
 
 usage() {
-	echo "usage: $0 test|c-test|install|uninstall" >&2
+	echo "usage: $0 test|c-test|install|install-c|uninstall" >&2
 	exit 2
 }
 
@@ -468,8 +471,27 @@ do_install() {
 	fi
 }
 
+do_install_c() {
+	local ver dir
+	need_tshark
+	ver=$(tshark_major_minor)
+	[ -n "$ver" ] || die "wireshark: cannot tell tshark's version"
+	build_c "$C_OUT/$ver"
+	dir=$PLUGIN_DIR/$ver/epan
+	mkdir -p "$dir" || die "cannot create $dir"
+	cp "$C_OUT/$ver/rpcrdma-cm.so" "$dir/" || die "cannot copy the plugin to $dir"
+	echo "wireshark: installed $dir/rpcrdma-cm.so (Wireshark $ver; rpcrdma_cm.lua steps aside while it is there)"
+	[ "$(id -u)" -ne 0 ] ||
+		warn "Wireshark loads no personal plugin when it runs as root: run it as yourself"
+}
+
 do_uninstall() {
 	local f
+	for f in "$PLUGIN_DIR"/*/epan/rpcrdma-cm.so; do
+		[ -e "$f" ] || continue
+		rm -f "$f" || die "cannot remove $f"
+		echo "wireshark: removed $f"
+	done
 
 	f=$PLUGIN_DIR/$(basename "$PLUGIN")
 	if [ -e "$f" ]; then
@@ -484,6 +506,7 @@ do_uninstall() {
 case $1 in
 test) do_test ;;
 c-test) do_c_test ;;
+install-c) do_install_c ;;
 install) do_install ;;
 uninstall) do_uninstall ;;
 *) usage ;;

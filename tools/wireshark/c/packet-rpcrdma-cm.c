@@ -142,34 +142,34 @@ static expert_field ei_conn_over_threshold;
 static expert_field ei_conn_inv_without_r;
 
 /* Fields of Wireshark's own dissectors this one reads */
-static int hf_ib_req_private = -1;
-static int hf_ib_req_ipcm_private = -1;
-static int hf_ib_rep_private = -1;
-static int hf_ib_req_commid = -1;
-static int hf_ib_req_qpn = -1;
-static int hf_ib_rep_remote_commid = -1;
-static int hf_ib_rep_qpn = -1;
-static int hf_ib_opcode = -1;
-static int hf_ib_destqp = -1;
-static int hf_ib_psn = -1;
-static int hf_ib_padcnt = -1;
-static int hf_udp_length = -1;
-static int hf_ip_src = -1;
-static int hf_ip_dst = -1;
-static int hf_ipv6_src = -1;
-static int hf_ipv6_dst = -1;
-static int hf_tcp_srcport = -1;
-static int hf_tcp_dstport = -1;
+static int fid_ib_req_private = -1;
+static int fid_ib_req_ipcm_private = -1;
+static int fid_ib_rep_private = -1;
+static int fid_ib_req_commid = -1;
+static int fid_ib_req_qpn = -1;
+static int fid_ib_rep_remote_commid = -1;
+static int fid_ib_rep_qpn = -1;
+static int fid_ib_opcode = -1;
+static int fid_ib_destqp = -1;
+static int fid_ib_psn = -1;
+static int fid_ib_padcnt = -1;
+static int fid_udp_length = -1;
+static int fid_ip_src = -1;
+static int fid_ip_dst = -1;
+static int fid_ipv6_src = -1;
+static int fid_ipv6_dst = -1;
+static int fid_tcp_srcport = -1;
+static int fid_tcp_dstport = -1;
 #ifndef RPCRDMA_CM_UPSTREAM
-static int hf_mpa_key_req = -1;
-static int hf_mpa_key_rep = -1;
+static int fid_mpa_key_req = -1;
+static int fid_mpa_key_rep = -1;
 #endif
-static int hf_mpa_ulpdu_len = -1;
-static int hf_ddp_qn = -1;
-static int hf_ddp_msn = -1;
-static int hf_ddp_mo = -1;
-static int hf_ddp_last = -1;
-static int hf_rdma_opcode = -1;
+static int fid_mpa_ulpdu_len = -1;
+static int fid_ddp_qn = -1;
+static int fid_ddp_msn = -1;
+static int fid_ddp_mo = -1;
+static int fid_ddp_last = -1;
+static int fid_rdma_opcode = -1;
 
 static dissector_handle_t rpcrdma_cm_post_handle;
 
@@ -499,10 +499,10 @@ tcp_key(packet_info *pinfo, const address *src, uint32_t sport,
 static const char *
 ib_key(proto_tree *tree, packet_info *pinfo, bool src, uint32_t id)
 {
-    field_info *fi = first_finfo(tree, src ? hf_ip_src : hf_ip_dst);
+    field_info *fi = first_finfo(tree, src ? fid_ip_src : fid_ip_dst);
 
     if (!fi)
-        fi = first_finfo(tree, src ? hf_ipv6_src : hf_ipv6_dst);
+        fi = first_finfo(tree, src ? fid_ipv6_src : fid_ipv6_dst);
     if (fi && fi->ds_tvb && fi->length > 0)
         return wmem_strdup_printf(pinfo->pool, "%s/%u",
                                   tvb_bytes_to_str(pinfo->pool, fi->ds_tvb,
@@ -519,11 +519,11 @@ track_ib_cm(proto_tree *tree, packet_info *pinfo)
     field_info *fi;
     cm_conn_t *conn;
 
-    fi = first_finfo(tree, hf_ib_req_ipcm_private);
+    fi = first_finfo(tree, fid_ib_req_ipcm_private);
     if (!fi)
-        fi = first_finfo(tree, hf_ib_req_private);
-    if (fi && first_uint(tree, hf_ib_req_commid, &commid) &&
-        first_uint(tree, hf_ib_req_qpn, &qpn)) {
+        fi = first_finfo(tree, fid_ib_req_private);
+    if (fi && first_uint(tree, fid_ib_req_commid, &commid) &&
+        first_uint(tree, fid_ib_req_qpn, &qpn)) {
         conn = wmem_new0(wmem_file_scope(), cm_conn_t);
         conn->req_frame = pinfo->num;
         conn->client = cm_values(finfo_tvb(fi));
@@ -536,9 +536,9 @@ track_ib_cm(proto_tree *tree, packet_info *pinfo)
         path_add(ib_key(tree, pinfo, true, qpn), conn, false);
         return;
     }
-    fi = first_finfo(tree, hf_ib_rep_private);
-    if (fi && first_uint(tree, hf_ib_rep_remote_commid, &commid) &&
-        first_uint(tree, hf_ib_rep_qpn, &qpn)) {
+    fi = first_finfo(tree, fid_ib_rep_private);
+    if (fi && first_uint(tree, fid_ib_rep_remote_commid, &commid) &&
+        first_uint(tree, fid_ib_rep_qpn, &qpn)) {
         conn = (cm_conn_t *)wmem_map_lookup(ib_pending,
                                             ib_key(tree, pinfo, false, commid));
         if (!conn || conn->rep_frame)
@@ -560,8 +560,8 @@ track_ib_send(proto_tree *tree, packet_info *pinfo, wmem_array_t *sends)
     cm_send_t s;
     int len;
 
-    if (!first_uint(tree, hf_ib_opcode, &op) ||
-        !first_uint(tree, hf_ib_destqp, &qpn))
+    if (!first_uint(tree, fid_ib_opcode, &op) ||
+        !first_uint(tree, fid_ib_destqp, &qpn))
         return;
     switch (op) {
     case IB_RC_SEND_FIRST: case IB_RC_SEND_MIDDLE: case IB_RC_SEND_LAST:
@@ -576,10 +576,10 @@ track_ib_send(proto_tree *tree, packet_info *pinfo, wmem_array_t *sends)
     if (!path || !path->conn->rep_frame)
         return;
     /* the payload's length: RoCEv2 only, where UDP gives it */
-    if (!first_uint(tree, hf_udp_length, &udp_len))
+    if (!first_uint(tree, fid_udp_length, &udp_len))
         return;
-    first_uint(tree, hf_ib_psn, &psn);
-    first_uint(tree, hf_ib_padcnt, &pad);
+    first_uint(tree, fid_ib_psn, &psn);
+    first_uint(tree, fid_ib_padcnt, &pad);
     len = (int)udp_len - IB_UDP_HDR_LEN - IB_BTH_LEN - (int)pad - IB_ICRC_LEN;
     if (op == IB_RC_SEND_LAST_IMM || op == IB_RC_SEND_ONLY_IMM ||
         op == IB_RC_SEND_LAST_INV || op == IB_RC_SEND_ONLY_INV)
@@ -636,12 +636,12 @@ static void
 track_iwarp_sends(proto_tree *tree, packet_info *pinfo, const char *key,
                   cm_path_t *path, wmem_array_t *sends)
 {
-    GPtrArray *qns = proto_get_finfo_ptr_array(tree, hf_ddp_qn);
-    GPtrArray *ops = proto_get_finfo_ptr_array(tree, hf_rdma_opcode);
-    GPtrArray *ulens = proto_get_finfo_ptr_array(tree, hf_mpa_ulpdu_len);
-    GPtrArray *msns = proto_get_finfo_ptr_array(tree, hf_ddp_msn);
-    GPtrArray *mos = proto_get_finfo_ptr_array(tree, hf_ddp_mo);
-    GPtrArray *lasts = proto_get_finfo_ptr_array(tree, hf_ddp_last);
+    GPtrArray *qns = proto_get_finfo_ptr_array(tree, fid_ddp_qn);
+    GPtrArray *ops = proto_get_finfo_ptr_array(tree, fid_rdma_opcode);
+    GPtrArray *ulens = proto_get_finfo_ptr_array(tree, fid_mpa_ulpdu_len);
+    GPtrArray *msns = proto_get_finfo_ptr_array(tree, fid_ddp_msn);
+    GPtrArray *mos = proto_get_finfo_ptr_array(tree, fid_ddp_mo);
+    GPtrArray *lasts = proto_get_finfo_ptr_array(tree, fid_ddp_last);
     unsigned i;
 
     for (i = 0; qns && i < qns->len; i++) {
@@ -718,7 +718,7 @@ track_mpa(packet_info *pinfo, tvbuff_t *pdata, bool request,
  * holds a Format Identifier, but learns the connection in any case: an
  * NFS/RDMA peer without the message gets the defaults (Section 5.1).
  */
-static bool
+static heur_ret_t
 dissect_rpcrdma_cm_mpa_heur(tvbuff_t *tvb, packet_info *pinfo,
                             proto_tree *tree, void *data)
 {
@@ -879,15 +879,15 @@ dissect_rpcrdma_cm_post(tvbuff_t *tvb, packet_info *pinfo, proto_tree *tree,
     bool have_ports;
     unsigned i;
 
-    have_ports = first_uint(tree, hf_tcp_srcport, &sport) &&
-                 first_uint(tree, hf_tcp_dstport, &dport);
+    have_ports = first_uint(tree, fid_tcp_srcport, &sport) &&
+                 first_uint(tree, fid_tcp_dstport, &dport);
 #ifndef RPCRDMA_CM_UPSTREAM
     if (have_ports) {
         field_info *fi;
 
-        if ((fi = first_finfo(tree, hf_mpa_key_req)))
+        if ((fi = first_finfo(tree, fid_mpa_key_req)))
             dissect_mpa_frame(tree, pinfo, fi, true, sport, dport);
-        else if ((fi = first_finfo(tree, hf_mpa_key_rep)))
+        else if ((fi = first_finfo(tree, fid_mpa_key_rep)))
             dissect_mpa_frame(tree, pinfo, fi, false, sport, dport);
     }
 #endif
@@ -1096,34 +1096,34 @@ proto_reg_handoff_rpcrdma_cm(void)
         int *hf;
         const char *name;
     } wanted[] = {
-        { &hf_ib_req_private, "infiniband.cm.req.private" },
-        { &hf_ib_req_ipcm_private, "infiniband.cm.req.ip_cm.private" },
-        { &hf_ib_rep_private, "infiniband.cm.rep.private" },
-        { &hf_ib_req_commid, "infiniband.cm.req" },
-        { &hf_ib_req_qpn, "infiniband.cm.req.localqpn" },
-        { &hf_ib_rep_remote_commid, "infiniband.cm.rep.remotecommid" },
-        { &hf_ib_rep_qpn, "infiniband.cm.rep.localqpn" },
-        { &hf_ib_opcode, "infiniband.bth.opcode" },
-        { &hf_ib_destqp, "infiniband.bth.destqp" },
-        { &hf_ib_psn, "infiniband.bth.psn" },
-        { &hf_ib_padcnt, "infiniband.bth.padcnt" },
-        { &hf_udp_length, "udp.length" },
-        { &hf_ip_src, "ip.src" },
-        { &hf_ip_dst, "ip.dst" },
-        { &hf_ipv6_src, "ipv6.src" },
-        { &hf_ipv6_dst, "ipv6.dst" },
-        { &hf_tcp_srcport, "tcp.srcport" },
-        { &hf_tcp_dstport, "tcp.dstport" },
+        { &fid_ib_req_private, "infiniband.cm.req.private" },
+        { &fid_ib_req_ipcm_private, "infiniband.cm.req.ip_cm.private" },
+        { &fid_ib_rep_private, "infiniband.cm.rep.private" },
+        { &fid_ib_req_commid, "infiniband.cm.req" },
+        { &fid_ib_req_qpn, "infiniband.cm.req.localqpn" },
+        { &fid_ib_rep_remote_commid, "infiniband.cm.rep.remotecommid" },
+        { &fid_ib_rep_qpn, "infiniband.cm.rep.localqpn" },
+        { &fid_ib_opcode, "infiniband.bth.opcode" },
+        { &fid_ib_destqp, "infiniband.bth.destqp" },
+        { &fid_ib_psn, "infiniband.bth.psn" },
+        { &fid_ib_padcnt, "infiniband.bth.padcnt" },
+        { &fid_udp_length, "udp.length" },
+        { &fid_ip_src, "ip.src" },
+        { &fid_ip_dst, "ip.dst" },
+        { &fid_ipv6_src, "ipv6.src" },
+        { &fid_ipv6_dst, "ipv6.dst" },
+        { &fid_tcp_srcport, "tcp.srcport" },
+        { &fid_tcp_dstport, "tcp.dstport" },
 #ifndef RPCRDMA_CM_UPSTREAM
-        { &hf_mpa_key_req, "iwarp_mpa.key.req" },
-        { &hf_mpa_key_rep, "iwarp_mpa.key.rep" },
+        { &fid_mpa_key_req, "iwarp_mpa.key.req" },
+        { &fid_mpa_key_rep, "iwarp_mpa.key.rep" },
 #endif
-        { &hf_mpa_ulpdu_len, "iwarp_mpa.ulpdulength" },
-        { &hf_ddp_qn, "iwarp_ddp.qn" },
-        { &hf_ddp_msn, "iwarp_ddp.msn" },
-        { &hf_ddp_mo, "iwarp_ddp.mo" },
-        { &hf_ddp_last, "iwarp_ddp.last_flag" },
-        { &hf_rdma_opcode, "iwarp_rdma.opcode" },
+        { &fid_mpa_ulpdu_len, "iwarp_mpa.ulpdulength" },
+        { &fid_ddp_qn, "iwarp_ddp.qn" },
+        { &fid_ddp_msn, "iwarp_ddp.msn" },
+        { &fid_ddp_mo, "iwarp_ddp.mo" },
+        { &fid_ddp_last, "iwarp_ddp.last_flag" },
+        { &fid_rdma_opcode, "iwarp_rdma.opcode" },
     };
     GArray *hfids = g_array_new(FALSE, FALSE, (unsigned)sizeof(int));
     unsigned i;
