@@ -268,6 +268,36 @@ c_compare() {
 	msg "wireshark: C $(tshark_major_minor): $name: $(printf '%s\n' "$out" | tail -1) from the Lua plugin's fields; tshark $((SECONDS - t0))s"
 }
 
+# c_compare_v2 DIR NAME BASE: the Version Two pcap NAME decoded by
+# rpcrdma_v2.lua and by the C plugin's rpcrdma.v2, both told the
+# Version Two text BASE, field by field.
+c_compare_v2() {
+	local dir=$1 name=$2 base=$3 out rc
+	local -a lf cf
+	mapfile -t lf < <(c_fields lua-v2)
+	mapfile -t cf < <(c_fields c-v2)
+	tshark_run "$PLUGIN_V2" "$OUT/$name.pcap" -o "rpcrdma_v2.base:$base" \
+		-T fields -E separator=/t -E occurrence=a -E 'aggregator=|' \
+		"${lf[@]}" >"$dir/$name.lua" 2>"$dir/$name.lua.stderr"
+	rc=$?
+	python3 "$CMP" tshark "$OUT/home-c" "$dir/rpcrdma-cm.so" "$OUT/$name.pcap" \
+		-o "rpcrdma.v2.base:$base" -T fields -E separator=/t \
+		-E occurrence=a -E 'aggregator=|' "${cf[@]}" \
+		>"$dir/$name.c" 2>"$dir/$name.c.stderr" || rc=$?
+	cases=$((cases + 1))
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $name: tshark exited $rc:"
+		grep -h -v '^Running as user' "$dir/$name.lua.stderr" "$dir/$name.c.stderr" | head -5
+		failed=$((failed + 1))
+		return
+	fi
+	if ! out=$(python3 "$CMP" compare-v2 "$dir/$name.lua" "$dir/$name.c"); then
+		printf '%s\n' "$out" | head -30
+		failed=$((failed + 1))
+	fi
+	msg "wireshark: C $(tshark_major_minor): $name (Version Two, base $base): $(printf '%s\n' "$out" | tail -1) from rpcrdma_v2.lua's fields"
+}
+
 # c_conn DIR NAME: the connection vectors NAME (compare-c.py gen-conn),
 # their Sends' thresholds, R and warnings as gen-conn expects them.
 c_conn() {
@@ -350,6 +380,11 @@ do_c_test() {
 	while read -r name _; do
 		c_compare "$dir" "$name" "$OUT/$name.pcap"
 	done <"$OUT/gen.log"
+	if [ -s "$OUT/gen-v2.log" ]; then
+		while read -r name _ base; do
+			c_compare_v2 "$dir" "$name" "$base"
+		done <"$OUT/gen-v2.log"
+	fi
 	for name in conn-roce conn-mpa; do
 		c_conn "$dir" "$name"
 	done

@@ -2,12 +2,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 """The C dissector (tools/wireshark/c) against the Lua one, field by field.
 
-  compare-c.py fields lua|c        the -e fields of each, in the same order
+  compare-c.py fields lua|c|lua-v2|c-v2|conn
+                                   the -e fields of each, in the same order
+                                   (-v2: the Version Two plugins')
   compare-c.py tshark HOME SO PCAP ARGS...
                                    tshark with the C plugin SO on PCAP
   compare-c.py compare LUA C       two tshark -T fields outputs (fields lua
                                    and fields c, aggregator '|'), frame by
                                    frame; prints "N frames, M differ"
+  compare-c.py compare-v2 LUA C    the same for the Version Two plugins
   compare-c.py gen-conn OUTDIR     connection vectors: RoCEv2 and iWARP
                                    connections with Sends, for the
                                    thresholds and the R warning
@@ -59,6 +62,17 @@ FIELD_MAP = [
     ('rpcrdma_cm.recv_size.encoded', 'rpcrdma.cm.recv_size.encoded'),
 ] + [('rpcrdma_cm.expert.' + e, 'rpcrdma.cm.expert.' + e)
      for e in ('truncated', 'bad_version', 'reserved', 'offset', 'mpa_short')]
+# The Version Two plugin's fields: rpcrdma_v2.X in Lua, rpcrdma.v2.X in C
+V2_NAMES = ['status', 'xid', 'vers', 'credit', 'proc', 'optdir', 'opttype',
+            'optinfo_len', 'err', 'err_name', 'vers_low', 'vers_high',
+            'segment_index', 'length_needed', 'direction', 'inv_handle',
+            'reads', 'writes', 'reply_segments', 'hdrlen', 'propset',
+            'propset.count', 'prop.which', 'prop.position', 'prop.len',
+            'prop.rbsiz', 'prop.reqreminv', 'prop.brs', 'prop.default',
+            'prop.data', 'subset', 'subset.words', 'subset.positions'] + \
+    ['expert.' + e for e in ('xdr_overrun', 'bad_propval', 'duplicate_prop',
+                             'unknown_prop', 'unknown_opttype')]
+V2_MAP = [('rpcrdma_v2.' + n, 'rpcrdma.v2.' + n) for n in V2_NAMES]
 COMMON = ['frame.number']
 EXPERT = '_ws.expert.message'
 ABSENT = ('no_data', 'no_ident')
@@ -75,8 +89,9 @@ CONN_FIELDS = ['frame.number', 'rpcrdma.conn.direction',
 
 
 def fields(which):
-    return COMMON + [lua if which == 'lua' else c for lua, c in FIELD_MAP] + \
-        [EXPERT]
+    fmap = V2_MAP if which.endswith('-v2') else FIELD_MAP
+    return COMMON + [lua if which.startswith('lua') else c
+                     for lua, c in fmap] + [EXPERT]
 
 
 def norm(v):
@@ -93,10 +108,10 @@ def rows(path, n):
     return out
 
 
-def cmd_compare(lua_path, c_path):
-    n = len(fields('lua'))
+def cmd_compare(lua_path, c_path, v2=False):
+    n = len(fields('lua-v2' if v2 else 'lua'))
     lua, c = rows(lua_path, n), rows(c_path, n)
-    names = fields('c')
+    names = fields('c-v2' if v2 else 'c')
     bad = 0
     for fr in sorted(set(lua) | set(c), key=lambda x: int(x or 0)):
         a, b = lua.get(fr), c.get(fr)
@@ -109,8 +124,8 @@ def cmd_compare(lua_path, c_path):
         lb = [norm(x) for x in b[1:-1]]
         ea = [m for m in a[-1].split('|') if m and not m.startswith(NOT_8797)]
         eb = [m for m in b[-1].split('|') if m]
-        status = a[1 + FIELD_MAP.index(('rpcrdma_cm.status',
-                                        'rpcrdma.cm.status'))]
+        status = '' if v2 else a[1 + FIELD_MAP.index(('rpcrdma_cm.status',
+                                                      'rpcrdma.cm.status'))]
         if status in ABSENT:
             # the C heuristic leaves such private data to its owner
             la = [''] * len(la)
@@ -334,6 +349,8 @@ def main():
         return cmd_tshark(a[1], a[2], a[3], a[4:])
     elif a[:1] == ['compare'] and len(a) == 3:
         return cmd_compare(a[1], a[2])
+    elif a[:1] == ['compare-v2'] and len(a) == 3:
+        return cmd_compare(a[1], a[2], v2=True)
     elif a[:1] == ['gen-conn'] and len(a) == 2:
         cmd_gen_conn(a[1])
     elif a[:1] == ['check-conn'] and len(a) == 3:
