@@ -13,8 +13,9 @@
  *     "infiniband.mad.cm.private" heuristic table;
  *   - in the private data of the iWARP MPA request and reply, after the
  *     IRD/ORD header of MPA revision 2 with the Enhanced flag (RFC 6581),
- *     as a postdissector reading the iwarp_mpa fields: the MPA dissector
- *     hands its private data to nobody.
+ *     through the "iwarp_mpa.private" heuristic table (the plugin, for
+ *     Wireshark releases whose MPA dissector hands its private data to
+ *     nobody, finds it as a postdissector from the iwarp_mpa fields).
  * It searches for the message the way RFC 8797 Section 5.2 asks, at any
  * offset, and judges it as the Linux codec (rpcrdma_pdata.c) does: the
  * first valid candidate wins, otherwise the first candidate's fault.
@@ -41,6 +42,7 @@
 #include <epan/proto_data.h>
 #include <epan/to_str.h>
 #include <epan/dissectors/packet-infiniband.h>
+#include <epan/dissectors/packet-iwarp-ddp-rdmap.h>
 
 #ifndef RPCRDMA_CM_UPSTREAM
 void proto_register_rpcrdma_cm(void);
@@ -54,30 +56,20 @@ void proto_reg_handoff_rpcrdma_cm(void);
 #define RPCRDMA_CM_FLAG_R       0x01
 #define RPCRDMA_CM_FLAGS_RSVD   0xfe
 
+#ifndef RPCRDMA_CM_UPSTREAM
 #define MPA_KEY_LEN             16
 #define MPA_HDR_LEN             20      /* key, flags, revision, length */
 #define MPA_FLAG_ENHANCED       0x10
 #define MPA_V2_IRD_ORD_LEN      4       /* RFC 6581 */
+#endif
 
-/* InfiniBand BTH opcodes of RC Sends, and what follows the BTH */
-#define IB_RC_SEND_FIRST        0x00
-#define IB_RC_SEND_MIDDLE       0x01
-#define IB_RC_SEND_LAST         0x02
-#define IB_RC_SEND_LAST_IMM     0x03
-#define IB_RC_SEND_ONLY         0x04
-#define IB_RC_SEND_ONLY_IMM     0x05
-#define IB_RC_SEND_LAST_INV     0x16
-#define IB_RC_SEND_ONLY_INV     0x17
+/* What follows the BTH of an RC Send (its opcodes: packet-infiniband.h) */
 #define IB_UDP_HDR_LEN          8
 #define IB_BTH_LEN              12
 #define IB_EXT_LEN              4       /* ImmDt or IETH */
 #define IB_ICRC_LEN             4
 
-/* RDMAP opcodes of Sends (RFC 5040), and the untagged DDP header */
-#define RDMAP_SEND              0x3
-#define RDMAP_SEND_INV          0x4
-#define RDMAP_SEND_SE           0x5
-#define RDMAP_SEND_SE_INV       0x6
+/* The untagged DDP header (the RDMAP opcodes: packet-iwarp-ddp-rdmap.h) */
 #define DDP_UNTAGGED_HDR_LEN    18      /* control 2, STag 4, QN, MSN, MO */
 
 static const char *const defaults_text =
@@ -564,9 +556,9 @@ track_ib_send(proto_tree *tree, packet_info *pinfo, wmem_array_t *sends)
         !first_uint(tree, fid_ib_destqp, &qpn))
         return;
     switch (op) {
-    case IB_RC_SEND_FIRST: case IB_RC_SEND_MIDDLE: case IB_RC_SEND_LAST:
-    case IB_RC_SEND_LAST_IMM: case IB_RC_SEND_ONLY: case IB_RC_SEND_ONLY_IMM:
-    case IB_RC_SEND_LAST_INV: case IB_RC_SEND_ONLY_INV:
+    case RC_SEND_FIRST: case RC_SEND_MIDDLE: case RC_SEND_LAST:
+    case RC_SEND_LAST_IMM: case RC_SEND_ONLY: case RC_SEND_ONLY_IMM:
+    case RC_SEND_LAST_INVAL: case RC_SEND_ONLY_INVAL:
         break;
     default:
         return;
@@ -581,15 +573,15 @@ track_ib_send(proto_tree *tree, packet_info *pinfo, wmem_array_t *sends)
     first_uint(tree, fid_ib_psn, &psn);
     first_uint(tree, fid_ib_padcnt, &pad);
     len = (int)udp_len - IB_UDP_HDR_LEN - IB_BTH_LEN - (int)pad - IB_ICRC_LEN;
-    if (op == IB_RC_SEND_LAST_IMM || op == IB_RC_SEND_ONLY_IMM ||
-        op == IB_RC_SEND_LAST_INV || op == IB_RC_SEND_ONLY_INV)
+    if (op == RC_SEND_LAST_IMM || op == RC_SEND_ONLY_IMM ||
+        op == RC_SEND_LAST_INVAL || op == RC_SEND_ONLY_INVAL)
         len -= IB_EXT_LEN;
     if (len < 0)
         return;
 
     part = (cm_partial_t *)wmem_map_lookup(partials, key);
-    if (op == IB_RC_SEND_FIRST || op == IB_RC_SEND_ONLY ||
-        op == IB_RC_SEND_ONLY_IMM || op == IB_RC_SEND_ONLY_INV) {
+    if (op == RC_SEND_FIRST || op == RC_SEND_ONLY ||
+        op == RC_SEND_ONLY_IMM || op == RC_SEND_ONLY_INVAL) {
         if (!part) {
             part = wmem_new0(wmem_file_scope(), cm_partial_t);
             wmem_map_insert(partials, wmem_strdup(wmem_file_scope(), key), part);
@@ -603,8 +595,8 @@ track_ib_send(proto_tree *tree, packet_info *pinfo, wmem_array_t *sends)
 
     s.path = *path;
     s.length = part->length;
-    s.done = op != IB_RC_SEND_FIRST && op != IB_RC_SEND_MIDDLE;
-    s.inv = op == IB_RC_SEND_LAST_INV || op == IB_RC_SEND_ONLY_INV;
+    s.done = op != RC_SEND_FIRST && op != RC_SEND_MIDDLE;
+    s.inv = op == RC_SEND_LAST_INVAL || op == RC_SEND_ONLY_INVAL;
     wmem_array_append_one(sends, s);
 }
 
@@ -662,7 +654,7 @@ track_iwarp_sends(proto_tree *tree, packet_info *pinfo, const char *key,
         if (!op || !ulen || !msn || !mo || !last)
             continue;
         opcode = (uint32_t)fvalue_get_uinteger(FI_VALUE(op));
-        if (opcode < RDMAP_SEND || opcode > RDMAP_SEND_SE_INV)
+        if (opcode < RDMA_SEND || opcode > RDMA_SEND_SE_INVALIDATE)
             continue;
         end = (uint32_t)fvalue_get_uinteger(FI_VALUE(mo)) +
               (uint32_t)fvalue_get_uinteger(FI_VALUE(ulen)) - DDP_UNTAGGED_HDR_LEN;
@@ -678,7 +670,7 @@ track_iwarp_sends(proto_tree *tree, packet_info *pinfo, const char *key,
         s.path = *path;
         s.length = part->length;
         s.done = fvalue_get_uinteger64(FI_VALUE(last)) != 0;
-        s.inv = opcode == RDMAP_SEND_INV || opcode == RDMAP_SEND_SE_INV;
+        s.inv = opcode == RDMA_SEND_INVALIDATE || opcode == RDMA_SEND_SE_INVALIDATE;
         wmem_array_append_one(sends, s);
     }
 }

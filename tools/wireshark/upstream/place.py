@@ -175,8 +175,9 @@ def place_rpcrdma(tree, src, facts):
     last_inc = max(i for i, l in enumerate(lines)
                    if l.startswith('#include <epan/'))
     missing = [l for l in inc if l not in lines]
-    # packet-infiniband.h is included by its local name there
-    missing = [l for l in missing if 'packet-infiniband.h' not in l]
+    # a dissector's header is included there by its local name
+    missing = [l for l in missing if '#include "%s"' % os.path.basename(
+        l.split('<')[1].rstrip('>')) not in lines]
     if missing:
         edits.append((last_inc, missing))
     r = one(lines, r'^proto_register_rpcordma\s*\(void\)', what='register')
