@@ -1,5 +1,5 @@
 #!/bin/bash
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-or-later
 #
 # make wireshark-patch: the RFC 8797 dissector as a patch to Wireshark
 # itself, generated from the fetched source. No Wireshark code is kept
