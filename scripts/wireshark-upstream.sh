@@ -50,7 +50,6 @@ PATCHES=$W/patch-$SUITE
 PLUGIN_SRC=tools/wireshark/c/packet-rpcrdma-cm.c
 MPA_SNIPPET=tools/wireshark/upstream/iwarp-mpa-private.c
 FILES=(epan/dissectors/packet-rpcrdma.c epan/dissectors/packet-iwarp-mpa.c)
-N19=(nice -n 19 ionice -c3)
 
 # private_apt: an apt configuration that knows SUITE's sources only
 private_apt() {
@@ -77,11 +76,11 @@ fetch() {
 	if [ -z "$dsc" ] || [ ! -d "$(ls -d "$SRC"/wireshark-*/ 2>/dev/null | head -1)" ]; then
 		private_apt
 		msg "wireshark-patch: apt-get source wireshark ($SUITE)"
-		APT_CONFIG=$APT/apt.conf "${N19[@]}" apt-get update -q >"$W/apt-$SUITE.log" 2>&1 ||
+		APT_CONFIG=$APT/apt.conf apt-get update -q >"$W/apt-$SUITE.log" 2>&1 ||
 			die "wireshark-patch: apt-get update of $SUITE's sources failed: $(net_hint "$W/apt-$SUITE.log")"
 		rm -rf "$SRC"
 		mkdir -p "$SRC"
-		if ! (cd "$SRC" && APT_CONFIG=$APT/apt.conf "${N19[@]}" apt-get source -q wireshark) \
+		if ! (cd "$SRC" && APT_CONFIG=$APT/apt.conf apt-get source -q wireshark) \
 			>>"$W/apt-$SUITE.log" 2>&1; then
 			grep -E '^(E|W):' "$W/apt-$SUITE.log" | tail -3 >&2
 			die "wireshark-patch: apt-get source wireshark of $SUITE failed (log: $W/apt-$SUITE.log): the mirror ($MIRROR) may not carry the source files of $SUITE's wireshark; WIRESHARK_UPSTREAM_SUITE=bookworm takes Debian 12's (4.0), or set RPCRDMA_CM_MIRROR to a full mirror"
@@ -163,13 +162,13 @@ build() {
 	if [ ! -f "$CMAKE/build.ninja" ]; then
 		mkdir -p "$CMAKE"
 		msg "wireshark-patch: cmake (no GUI, no Lua) in ${CMAKE#"$TOP"/}"
-		(cd "$CMAKE" && "${N19[@]}" cmake -G Ninja -DBUILD_wireshark=OFF \
+		(cd "$CMAKE" && cmake -G Ninja -DBUILD_wireshark=OFF \
 			-DBUILD_logray=OFF -DBUILD_stratoshark=OFF -DENABLE_LUA=OFF \
 			-DENABLE_WERROR=ON "$TREE") >"$log" 2>&1 ||
 			{ tail -20 "$log" >&2; die "wireshark-patch: cmake failed (log: $log); apt-get build-dep wireshark installs everything it may ask for"; }
 	fi
 	for obj in "${FILES[@]}"; do
-		(cd "$CMAKE" && "${N19[@]}" ninja -j1 \
+		(cd "$CMAKE" && ninja -j1 \
 			"epan/dissectors/CMakeFiles/dissectors.dir/$(basename "$obj").o") \
 			>>"$log" 2>&1 ||
 			{ grep -E 'error|warning' "$log" | tail -20 >&2; die "wireshark-patch: $obj does not compile (log: $log)"; }
@@ -184,7 +183,7 @@ build() {
 		return 0
 	}
 	t0=$SECONDS
-	(cd "$CMAKE" && "${N19[@]}" ninja tshark) >>"$log" 2>&1 ||
+	(cd "$CMAKE" && ninja tshark) >>"$log" 2>&1 ||
 		die "wireshark-patch: the tshark build failed (log: $log)"
 	msg "wireshark-patch: tshark built in $((SECONDS - t0)) s"
 	for obj in roce iwarp; do

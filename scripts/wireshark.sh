@@ -225,7 +225,7 @@ tshark_major_minor() {
 # build_c DIR: the C plugin against the installed wireshark-dev, in DIR.
 build_c() {
 	need_pkgs wireshark-dev pkg-config make gcc libc6-dev
-	nice -n 19 make -s -C "$C_SRC" O="$1" \
+	make -s -C "$C_SRC" O="$1" \
 		PLUGIN_VERSION="$(changelog_version)" >"$1.log" 2>&1 ||
 		{ cat "$1.log" >&2; die "wireshark: the C plugin does not build against $(pkg-config --modversion wireshark 2>/dev/null || echo '(no wireshark-dev)'); see $1.log"; }
 }
@@ -394,17 +394,18 @@ do_c_test() {
 }
 
 # trixie_root: Debian 13's tshark and wireshark-dev (4.4) in a root of
-# their own, made once (mmdebstrap, about 3 minutes, ~700 MB) and kept.
+# their own, made once (mmdebstrap, about 3 minutes, ~700 MB), its
+# tarball kept in the cache for every clone.
 trixie_root() {
-	local tb=$C_OUT/trixie.tar t0=$SECONDS
+	local tb=$RPCRDMA_CM_CACHE/wireshark/trixie-tshark.tar t0=$SECONDS
 	[ -e "$TRIXIE_ROOT/.complete" ] && return 0
 	need_pkgs mmdebstrap
-	mkdir -p "$C_OUT" || die "cannot create $C_OUT"
+	mkdir -p "$C_OUT" "${tb%/*}" || die "cannot create $C_OUT and ${tb%/*}"
 	if [ ! -s "$tb" ]; then
 		msg "wireshark: making a Debian 13 root with tshark 4.4 and wireshark-dev (once; ~3 minutes)"
 		rm_tree "$C_OUT/mmdebstrap.tmp"
 		mkdir -p "$C_OUT/mmdebstrap.tmp"
-		TMPDIR=$C_OUT/mmdebstrap.tmp no_fds nice -n 19 ionice -c3 \
+		TMPDIR=$C_OUT/mmdebstrap.tmp no_fds \
 			unshare --mount --propagation private -- \
 			mmdebstrap --mode=root --variant=apt --format=tar \
 			--include=tshark,wireshark-dev,gcc,libc6-dev,make,pkg-config,python3,ca-certificates \
@@ -441,7 +442,7 @@ run_c_trixie() {
 	trixie_root
 	[ -d "$VM_BUILD" ] || VM_BUILD=$BUILD
 	# shellcheck disable=SC2016 # the positional parameters are sh's
-	nice -n 19 ionice -c3 unshare --mount --propagation private -- sh -c '
+	unshare --mount --propagation private -- sh -c '
 		r=$1
 		mount --bind "$2" "$r/rpcrdma-cm" &&
 		mount --bind "$3" "$r/rpcrdma-cm-build" &&
