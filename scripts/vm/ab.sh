@@ -57,9 +57,9 @@ one_run() {
 	# virtio-net queue (scenario 14's rig fault) makes the run say nothing
 	if [ -n "$fault" ]; then
 		outcome=fault
-	elif grep -aqs 'NETDEV WATCHDOG' "$TOP/$dir"/*/*.log; then
+	elif grep -aqsE 'NETDEV WATCHDOG|TX timeout on queue' "$TOP/$dir"/*/*.log; then
 		outcome=rig
-		fault=$(grep -ahm1 'NETDEV WATCHDOG' "$TOP/$dir"/*/*.log | tr -d '\r' | cut -c1-120)
+		fault=$(grep -ahm1 -E 'NETDEV WATCHDOG|TX timeout on queue' "$TOP/$dir"/*/*.log | tr -d '\r' | cut -c1-120)
 	fi
 	[ -n "$dir" ] || { outcome=error; fault=$(tail -1 "$log"); }
 	printf '%s %s %s %s %s %s\n' "$cell" "$SCEN" "$outcome" $((SECONDS - t0)) "${dir:--}" "${fault:--}" >>"$OUT/runs.txt"

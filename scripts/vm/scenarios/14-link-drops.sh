@@ -63,14 +63,21 @@ sc_run() {
 	SC_DESC+="; recovery after the link came back: $rec"
 }
 
-# ld_watchdog LOG: the NETDEV WATCHDOG lines of LOG (a guest console log,
-# up to what vm_blackbox asked for): "<count> <first uptime>", or nothing
+# ld_watchdog LOG: the transmit watchdog's lines of LOG (a guest console
+# log, up to what vm_blackbox asked for): the kernel's NETDEV WATCHDOG
+# and virtio_net's own "TX timeout on queue", both at every watchdog
+# tick (5 s) while it lasts: "<count> <first uptime> <longest ms>" (the
+# kernel's lines say how long the queue has been stopped), or nothing
 ld_watchdog() {
 	local n
 	n=$(cat "$1.blackbox" 2>/dev/null || stat -c %s "$1" 2>/dev/null || echo 0)
-	head -c "$n" "$1" 2>/dev/null | tr -d '\r' | grep -a 'NETDEV WATCHDOG' |
+	head -c "$n" "$1" 2>/dev/null | tr -d '\r' | grep -aE 'NETDEV WATCHDOG|TX timeout on queue' |
 		awk 'NR == 1 { t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t) }
-		     END { if (NR) print NR, t }'
+		     match($0, /timed out [0-9]+ ms/) {
+			v = substr($0, RSTART + 10, RLENGTH - 13) + 0
+			if (v > ms) ms = v
+		     }
+		     END { if (NR) print NR, t, ms + 0 }'
 }
 
 # ld_link_end DIR: the last sample of the pair's link (link.txt): each
@@ -98,7 +105,7 @@ ld_link_end() {
 # stalled guest's own QEMU stopped taking packets from the guest, which
 # is the emulator.
 ld_rig_fault() {
-	local w who log dir sq
+	local w who log dir sq n t ms
 	dir=$(dirname "$VM_CLOG")
 	for who in client server; do
 		log=$VM_CLOG
@@ -106,7 +113,9 @@ ld_rig_fault() {
 		w=$(ld_watchdog "$log")
 		[ -n "$w" ] || continue
 		sq=$(ld_link_end "$dir" | sed -n "s/.*$who QEMU recvq=[0-9]* sendq=\([0-9]*\).*/\1/p")
-		SC_RIGFAULT+="${SC_RIGFAULT:+; }the $who guest's virtio-net transmit queue stalled (NETDEV WATCHDOG ${w%% *} times from ${w#* } s of uptime)"
+		read -r n t ms <<<"$w"
+		[ "$ms" = 0 ] && ms= || ms=", stopped for $ms ms at the longest"
+		SC_RIGFAULT+="${SC_RIGFAULT:+; }the $who guest's virtio-net transmit queue stalled ($n watchdog lines from $t s of uptime$ms)"
 		case $sq in
 		'') SC_RIGFAULT+=", link not sampled" ;;
 		0) SC_RIGFAULT+=": its QEMU held nothing to send, so it stopped taking the guest's packets (emulator)" ;;
