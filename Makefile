@@ -18,7 +18,8 @@ KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
 	kunit-module check check-full errtest hosttest lint vmtest demo bench soak fuzz tools siw matrix kernels ab \
 	patches patches-check debug-kernel debugtest \
-	buildroot-clean wireshark install-wireshark uninstall-wireshark $(KNAMES)
+	buildroot-clean wireshark wireshark-patch install-wireshark install-wireshark-c \
+	uninstall-wireshark $(KNAMES)
 
 all: module
 
@@ -58,13 +59,19 @@ soak: module ## fio/stress-ng/dbench across device removal, nfsd restarts, recon
 fuzz: ## fuzz the codec in userspace (FUZZ_SECONDS=, default 60)
 	@$(TOP)/scripts/fuzz.sh
 
-wireshark: ## test the Wireshark dissector (codec vectors + VM pcaps, tshark)
+wireshark: ## test the Wireshark dissectors (Lua vs codec, C vs Lua under tshark 4.0 and 4.4, VM pcaps)
 	@$(TOP)/scripts/wireshark.sh test
+
+wireshark-patch: ## the C dissector as a patch to Wireshark (apt-get source of WIRESHARK_UPSTREAM_SUITE, default trixie) -> build/wireshark-upstream/
+	@$(TOP)/scripts/wireshark-upstream.sh
 
 install-wireshark: ## install the RFC 8797 dissector in ~/.local/lib/wireshark/plugins
 	@$(TOP)/scripts/wireshark.sh install
 
-uninstall-wireshark: ## remove what `make install-wireshark` installed
+install-wireshark-c: ## build the C dissector and install it in ~/.local/lib/wireshark/plugins/<version>/epan
+	@$(TOP)/scripts/wireshark.sh install-c
+
+uninstall-wireshark: ## remove what `make install-wireshark` and install-wireshark-c installed
 	@$(TOP)/scripts/wireshark.sh uninstall
 
 tools: ## build tools/rpcrdma-cm-probe (and rpcrdma-cm-status with its version)

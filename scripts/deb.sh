@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make deb: build the Debian source package rpcrdma-cm and its binary
-# packages rpcrdma-cm-dkms and rpcrdma-cm-tools for one Debian release,
+# packages rpcrdma-cm-dkms, rpcrdma-cm-tools and rpcrdma-cm-wireshark for
+# one Debian release,
 # and the prebuilt rpcrdma-cm-modules-<kernel ABI> of that release's
 # kernel (scripts/deb-modules.sh),
 # the way Debian's build daemons do (sbuild): in a fresh root of that
@@ -144,6 +145,7 @@ main_build() {
 
 	cp "$root"/build/rpcrdma-cm_"$VER"{.dsc,.tar.xz,_amd64.buildinfo,_amd64.changes} \
 		"$root"/build/rpcrdma-cm-dkms_"$VER"_all.deb "$root"/build/rpcrdma-cm-tools_"$VER"_amd64.deb \
+		"$root"/build/rpcrdma-cm-wireshark_"$VER"_amd64.deb \
 		"$new"/ || die "dpkg-buildpackage did not make every file expected (see $logs/build.log)"
 }
 

@@ -186,15 +186,7 @@ test_release_modules() {
 	"$TOP/scripts/repo.sh" >"$LOGS/repo.log" 2>&1 || { cat "$LOGS/repo.log" >&2; die "make repo failed (log: $LOGS/repo.log)"; }
 	grep -qx "Package: $MOD_PKG" "$BUILD/repo/dists/$REL/main/binary-amd64/Packages" ||
 		die "make repo's $REL suite has no $MOD_PKG"
-	deb_tarball "$CACHE/$REL-apt.tar" apt "$TARBALL_DAYS" backports
-	ROOT=$ROOTS/test-modules-$REL.$$
-	DEB_CLEANUP=("$ROOT")
-	msg "[$REL] fresh root from $REL-apt.tar"
-	deb_root_unpack "$CACHE/$REL-apt.tar" "$ROOT"
-	# no initramfs with every module in it (see test_release)
-	mkdir -p "$ROOT/etc/initramfs-tools/conf.d"
-	echo MODULES=list >"$ROOT/etc/initramfs-tools/conf.d/rpcrdma-debtest"
-	snapshot "$ROOT" "$OUT/files-before"
+	fresh_root test-modules
 	PKG_NAMES=("$MOD_PKG" rpcrdma-cm-tools)
 	PKG_DEBS=("$MOD_DEB" "$DEBS/rpcrdma-cm-tools_${VER}_amd64.deb")
 	if mstep_install && mstep_module; then

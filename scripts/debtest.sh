@@ -363,6 +363,23 @@ step_remove() {
 	fi
 }
 
+# fresh_root NAME: ROOT, a new root of $REL from its apt tarball under
+# $ROOTS/NAME-$REL.<pid>, removed on exit, its files listed in
+# $OUT/files-before for the removal check.
+fresh_root() {
+	deb_tarball "$CACHE/$REL-apt.tar" apt "$TARBALL_DAYS" backports
+	ROOT=$ROOTS/$1-$REL.$$
+	DEB_CLEANUP=("$ROOT")
+	msg "[$REL] fresh root from $REL-apt.tar"
+	deb_root_unpack "$CACHE/$REL-apt.tar" "$ROOT"
+	# The kernel's postinst makes an initramfs, which nothing here boots:
+	# with every module in it (MODULES=most) it took 10 minutes on a
+	# loaded machine. Before the snapshot, so it is no leftover.
+	mkdir -p "$ROOT/etc/initramfs-tools/conf.d"
+	echo MODULES=list >"$ROOT/etc/initramfs-tools/conf.d/rpcrdma-debtest"
+	snapshot "$ROOT" "$OUT/files-before"
+}
+
 test_release() {
 	local t0=$SECONDS
 	REL=$1
@@ -381,17 +398,7 @@ test_release() {
 	rm -rf "$OUT"
 	mkdir -p "$LOGS" || die "cannot create $LOGS"
 	echo "debtest $REL, rpcrdma-cm $VER, $(date -u '+%Y-%m-%d %H:%M UTC') (make debtest)" >"$SUMMARY"
-	deb_tarball "$CACHE/$REL-apt.tar" apt "$TARBALL_DAYS" backports
-	ROOT=$ROOTS/test-$REL.$$
-	DEB_CLEANUP=("$ROOT")
-	msg "[$REL] fresh root from $REL-apt.tar"
-	deb_root_unpack "$CACHE/$REL-apt.tar" "$ROOT"
-	# The kernel's postinst makes an initramfs, which nothing here boots:
-	# with every module in it (MODULES=most) it took 10 minutes on a
-	# loaded machine. Before the snapshot, so it is no leftover.
-	mkdir -p "$ROOT/etc/initramfs-tools/conf.d"
-	echo MODULES=list >"$ROOT/etc/initramfs-tools/conf.d/rpcrdma-debtest"
-	snapshot "$ROOT" "$OUT/files-before"
+	fresh_root test
 	PKG_NAMES=(rpcrdma-cm-dkms rpcrdma-cm-tools)
 	PKG_DEBS=("$DEBS/rpcrdma-cm-dkms_${VER}_all.deb" "$DEBS/rpcrdma-cm-tools_${VER}_amd64.deb")
 	if step_install && step_dkms; then

@@ -8,6 +8,8 @@
 # current). The cases:
 #   unknown release     a release of a known series that no suite carries
 #   no source           a release the archive carries, but not its source
+#   dkms, source        DKMS without the kernel's linux-source: the fix is
+#                       an install command only when apt has that version
 #   no xprtrdma         a kernel configured without CONFIG_SUNRPC_XPRT_RDMA
 #   unknown series      a release no line of scripts/kernels.tab matches
 #   no network          Debian's archive unreachable (a closed local port)
@@ -82,6 +84,19 @@ if [ -n "$nosrc" ]; then
 else
 	echo "INFO  no source: every release the archive carries has its linux-source; not run"
 fi
+# DKMS (offline) for a kernel whose linux-source is not installed: the
+# fix names an install command only when apt's lists hold that version
+# (a made-up apt-cache and dpkg-query answer; nothing is installed).
+mkdir -p "$T/fakeapt"
+printf '#!/bin/sh\n[ -n "$ERRTEST_MADISON" ] && echo " linux-source-6.16 | $ERRTEST_MADISON | http://deb.debian.org/debian trixie-backports/main amd64 Packages"\nexit 0\n' >"$T/fakeapt/apt-cache"
+printf '#!/bin/sh\necho 6.16.12-1~bpo13+1\n' >"$T/fakeapt/dpkg-query"
+chmod +x "$T/fakeapt/apt-cache" "$T/fakeapt/dpkg-query"
+expect "dkms, source gone" "no /usr/src/linux-source-6\.16\.tar\.xz, so no module for 6\.16\.12\+deb13-amd64: apt's lists hold no linux-source-6\.16 6\.16\.12-1~bpo13\+1; boot a kernel whose source Debian ships" \
+	env PATH="$T/fakeapt:$PATH" ERRTEST_MADISON=6.16.3-1~bpo13+1 KVER=6.16.12+deb13-amd64 RPCRDMA_CM_OFFLINE=1 \
+	bash -c '. scripts/lib.sh && ksrc_offline 6.16.12'
+expect "dkms, source in apt" "no /usr/src/linux-source-6\.16\.tar\.xz, so no module for 6\.16\.12\+deb13-amd64: apt-get install linux-source-6\.16=6\.16\.12-1~bpo13\+1\$" \
+	env PATH="$T/fakeapt:$PATH" ERRTEST_MADISON=6.16.12-1~bpo13+1 KVER=6.16.12+deb13-amd64 RPCRDMA_CM_OFFLINE=1 \
+	bash -c '. scripts/lib.sh && ksrc_offline 6.16.12'
 # A kernel built without NFS/RDMA (a made-up build tree)
 mkdir -p "$T/nordma"
 printf 'VERSION = 6\nPATCHLEVEL = 1\nSUBLEVEL = 192\n' >"$T/nordma/Makefile"

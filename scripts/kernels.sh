@@ -234,36 +234,38 @@ kver_resolve() {
 	echo "$rel"
 }
 
+# papt_lists_awk PROG: the awk program PROG, its variable s set to the
+# suite, over each suite's amd64 package list of the private apt; the
+# lines it prints, sorted, each once.
+papt_lists_awk() {
+	local f suite
+	for f in "$(papt_dir)"/lists/*_main_binary-amd64_Packages*; do
+		[ -e "$f" ] || continue
+		suite=$(basename "$f" | sed -n 's/.*_dists_\([^_]*\)_main_binary-amd64_Packages.*/\1/p')
+		/usr/lib/apt/apt-helper cat-file "$f" | awk -v s="$suite" "$1"
+	done | sort -u
+}
+
 # kver_releases_raw: "release suite version" for every Debian amd64
 # kernel image (linux-image-<release>, not the -unsigned or -dbg ones) in
 # each suite of the private apt, read from its package lists. Called by
 # papt, under its exclusive lock, whenever it has read the lists again;
 # kver_releases reads the file it writes.
 kver_releases_raw() {
-	local f suite
-	for f in "$(papt_dir)"/lists/*_main_binary-amd64_Packages*; do
-		[ -e "$f" ] || continue
-		suite=$(basename "$f" | sed -n 's/.*_dists_\([^_]*\)_main_binary-amd64_Packages.*/\1/p')
-		/usr/lib/apt/apt-helper cat-file "$f" | awk -v s="$suite" '
-			/^Package: linux-image-[0-9].*-amd64$/ {p = substr($2, 13)}
-			/^Version: / && p != "" {print p, s, $2; p = ""}
-			/^$/ {p = ""}'
-	done | sort -u
+	papt_lists_awk '
+		/^Package: linux-image-[0-9].*-amd64$/ {p = substr($2, 13)}
+		/^Version: / && p != "" {print p, s, $2; p = ""}
+		/^$/ {p = ""}'
 }
 
 # ksrc_list_raw: "package version suite" for every linux-source-<x.y> of
 # each suite, as kver_releases_raw lists the images (written beside them
 # by papt, read by ksrc_suites).
 ksrc_list_raw() {
-	local f suite
-	for f in "$(papt_dir)"/lists/*_main_binary-amd64_Packages*; do
-		[ -e "$f" ] || continue
-		suite=$(basename "$f" | sed -n 's/.*_dists_\([^_]*\)_main_binary-amd64_Packages.*/\1/p')
-		/usr/lib/apt/apt-helper cat-file "$f" | awk -v s="$suite" '
-			/^Package: linux-source-[0-9]+\.[0-9]+$/ {p = $2}
-			/^Version: / && p != "" {print p, $2, s; p = ""}
-			/^$/ {p = ""}'
-	done | sort -u
+	papt_lists_awk '
+		/^Package: linux-source-[0-9]+\.[0-9]+$/ {p = $2}
+		/^Version: / && p != "" {print p, $2, s; p = ""}
+		/^$/ {p = ""}'
 }
 
 # ksrc_suites VERSION: the suites that carry linux-source-<x.y> of that

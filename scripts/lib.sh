@@ -265,12 +265,27 @@ ksrc_installed() {
 # build/$KVER/ksrc; nothing is downloaded or installed, nothing written
 # to the cache. A tarball of another release stops this kernel's build
 # with the command that fixes it; DKMS goes on with the other kernels.
+# source_fix XY WANT: how to get linux-source-XY at version WANT (the
+# headers' package version), read from apt's lists without network: the
+# install command when the archive has that version, otherwise the ways
+# out, since Debian drops the source of a release before its images.
+source_fix() {
+	local xy=$1 want=$2
+	if [ -n "$want" ] &&
+	   apt-cache madison "linux-source-$xy" 2>/dev/null | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
+	   grep -qxF "$want"; then
+		echo "apt-get install linux-source-$xy=$want"
+	else
+		echo "apt's lists hold no linux-source-$xy${want:+ $want}; boot a kernel whose source Debian ships (make kernels lists them), install the prebuilt rpcrdma-cm-modules-$KVER package, or build with KSRC=<tree of $KVER>"
+	fi
+}
+
 ksrc_offline() {
 	local hv=$1 xy=${1%.*} tarball sv want dir
 	tarball=/usr/src/linux-source-$xy.tar.xz
 	want=$(dpkg-query -W -f='${Version}' "linux-headers-$KVER" 2>/dev/null)
 	[ -e "$tarball" ] ||
-		die "no $tarball, so no module for $KVER: apt-get install linux-source-$xy${want:+=$want}"
+		die "no $tarball, so no module for $KVER: $(source_fix "$xy" "$want")"
 	dir=$BUILD/$KVER/ksrc
 	if [ "$(cat "$dir/.extracted" 2>/dev/null)" != "$(stat -c %Y "$tarball")" ]; then
 		rm -rf "$dir" "$dir.new"
@@ -285,7 +300,7 @@ ksrc_offline() {
 	fi
 	sv=$(makefile_version "$dir")
 	[ "$sv" = "$hv" ] ||
-		die "linux-source-$xy is $sv ($(dpkg-query -W -f='${Version}' "linux-source-$xy" 2>/dev/null)) but kernel $KVER is $hv: no module for $KVER (the other kernels keep theirs); install the matching source: apt-get install linux-source-$xy${want:+=$want}"
+		die "linux-source-$xy is $sv ($(dpkg-query -W -f='${Version}' "linux-source-$xy" 2>/dev/null)) but kernel $KVER is $hv: no module for $KVER (the other kernels keep theirs); install the matching source: $(source_fix "$xy" "$want")"
 	KSRC_DIR=$dir
 }
 

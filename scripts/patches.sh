@@ -445,6 +445,17 @@ commit_msg() {
 	} | git_as "$1" commit -q --cleanup=strip -F -
 }
 
+# sw_commit_msg DIR MSG: commit_msg for the siw and rxe series, whose
+# messages may end with their own tags (Fixes:): the sign-off then joins
+# that block instead of starting one of its own
+sw_commit_msg() {
+	sed '1,/^---$/d' "$2" | awk -v sob="Signed-off-by: $name <$email>" '
+		NF { last = $0 }
+		{ print }
+		END { if (last !~ /^[A-Z][A-Za-z-]*: /) print ""; print sob }' |
+		git_as "$1" commit -q --cleanup=strip -F -
+}
+
 # What the maintainers refuse at sight (Documentation/patches.md, "The
 # features series"), as extended regular expressions: none may be in a
 # features patch. The drop-in module keeps all of it.
@@ -581,7 +592,7 @@ sw_generate() {
 		done
 		sgit add -A || die "git add failed in $work"
 		sgit diff --cached --quiet && die "${m##*/} changes nothing in $drv: check its Rules: line"
-		commit_msg "$work" "$m" || die "cannot commit ${m##*/}"
+		sw_commit_msg "$work" "$m" || die "cannot commit ${m##*/}"
 	done
 	sgit format-patch -q --cover-letter --no-signature -o "$out" pristine..HEAD ||
 		die "git format-patch failed for $drv"

@@ -6,7 +6,9 @@
 # are not duplicated: net/sunrpc/xprtrdma/rpcrdma_pdata.c (RFC 8797) and,
 # for --v2, rpcrdma_xchar.c and rpcrdma_xchar_sm.c (transport properties)
 # are compiled as they are, against the userspace stand-ins for their
-# kernel headers in tools/fuzz/include. Prints the shared libraries the binary needs,
+# kernel headers in tools/fuzz/include. Then scripts/probe-fuzz-test.sh
+# holds --fuzz's generator and oracle to exact counts (no RDMA needed).
+# Prints the shared libraries the binary needs,
 # for whoever copies it into a VM's initramfs.
 #
 # Variables: CC (default cc), CFLAGS (default -O2 -g), WERROR (default
@@ -46,13 +48,24 @@ msg "tools: building $BIN ($version)"
 	tools/rpcrdma-cm-probe-cm.c tools/rpcrdma-cm-probe-client.c \
 	tools/rpcrdma-cm-probe-listen.c tools/rpcrdma-cm-probe-output.c \
 	tools/rpcrdma-cm-probe-read.c tools/rpcrdma-cm-probe-v2.c \
-	tools/rpcrdma-cm-probe-v2io.c \
+	tools/rpcrdma-cm-probe-v2io.c tools/rpcrdma-cm-probe-fuzz.c \
+	tools/rpcrdma-cm-probe-fuzzrun.c \
 	net/sunrpc/xprtrdma/rpcrdma_pdata.c \
 	net/sunrpc/xprtrdma/rpcrdma_xchar.c \
 	net/sunrpc/xprtrdma/rpcrdma_xchar_sm.c \
 	-lrdmacm -libverbs -o "$BIN.tmp" ||
 	die "tools: build of rpcrdma-cm-probe failed"
 mv "$BIN.tmp" "$BIN"
+
+# --fuzz's generator and oracle, held to exact counts and a hash without
+# any RDMA device (--fuzz-dry-run); a failure fails the build. awk is not
+# Essential in Debian: a minimal package build root may lack it.
+if command -v awk >/dev/null; then
+	CC="$CC" "$TOP/scripts/probe-fuzz-test.sh" "$BIN" ||
+		die "tools: rpcrdma-cm-probe --fuzz-dry-run failed its host test (scripts/probe-fuzz-test.sh)"
+else
+	warn "tools: no awk: the --fuzz host test (scripts/probe-fuzz-test.sh) is skipped"
+fi
 
 sed "s/#VERSION#/$version/" tools/rpcrdma-cm-status >"$OUT/rpcrdma-cm-status.tmp" &&
 	chmod 755 "$OUT/rpcrdma-cm-status.tmp" &&

@@ -6,9 +6,16 @@
 # experimental one for RPC-over-RDMA Version Two transport properties,
 # tools/wireshark/rpcrdma_v2.lua (Documentation/transport-properties.md).
 #
-#   scripts/wireshark.sh test       check the dissector against the codec
+#   scripts/wireshark.sh test       check the dissector against the codec,
+#                                   and the C dissector against the Lua one
+#   scripts/wireshark.sh c-test     only the C dissector's part of test, for
+#                                   the tshark on PATH (test runs it on the
+#                                   host and in a Debian 13 root)
 #   scripts/wireshark.sh install    copy it into ~/.local/lib/wireshark/plugins
-#   scripts/wireshark.sh uninstall  remove that copy
+#   scripts/wireshark.sh install-c  build the C dissector (tools/wireshark/c)
+#                                   and copy it into
+#                                   ~/.local/lib/wireshark/plugins/<version>/epan
+#   scripts/wireshark.sh uninstall  remove those copies
 #
 # test builds net/sunrpc/xprtrdma/rpcrdma_pdata.c as a shared library
 # and has tools/wireshark/gen-vectors.py write RoCEv2 (CM REQ/REP) and
@@ -24,8 +31,21 @@
 # tshark runs with HOME pointing at an empty directory, so that neither
 # an installed copy of the plugin nor personal preferences take part.
 #
+# test then builds the C dissector (tools/wireshark/c) against the
+# host's wireshark-dev (4.0 on Debian 12), decodes the same pcaps, the VM
+# pcaps and the connection vectors of tools/wireshark/compare-c.py with
+# it, and compares it with the Lua plugin field by field: the same value
+# in every field of every frame. It must show the negotiated thresholds
+# and R on every Send of the connection vectors, warn on a Send With
+# Invalidate where R is clear and on a Send above its threshold, and,
+# on the VM pcaps, warn on the stock server's pair and never on ours.
+# As root it repeats all of it with Wireshark 4.4 in a Debian 13 root
+# (mmdebstrap, cached in build/wireshark-c; WIRESHARK_C_TRIXIE=0 skips).
+#
 # Variables: WIRESHARK_SEED (random buffers' seed; default: a new one,
 # printed), WIRESHARK_RANDOM (how many random buffers, default 3000),
+# WIRESHARK_VM_BUILD (the build directory whose VM pcaps are decoded,
+# read only; default build/), WIRESHARK_C_TRIXIE (0: no 4.4 run),
 # CC (default cc).
 
 . "$(dirname "$0")/lib.sh"
@@ -38,13 +58,19 @@ PLUGIN_V2=tools/wireshark/rpcrdma_v2.lua
 GEN_V2=tools/wireshark/gen-v2-vectors.py
 PLUGIN_DIR=$HOME/.local/lib/wireshark/plugins
 OUT=$BUILD/wireshark
+# The C dissector, and its comparison with the Lua one
+C_SRC=tools/wireshark/c
+CMP=tools/wireshark/compare-c.py
+C_OUT=$BUILD/wireshark-c
+TRIXIE_ROOT=$C_OUT/trixie-root
+VM_BUILD=${WIRESHARK_VM_BUILD:-$BUILD}
 CODEC=$OUT/librpcrdma_pdata.so
 # run_pcap's tally: frames and checks, and those that went wrong
 cases=0
 failed=0
 
 usage() {
-	echo "usage: $0 test|install|uninstall" >&2
+	echo "usage: $0 test|c-test|install|install-c|uninstall" >&2
 	exit 2
 }
 
@@ -191,6 +217,247 @@ run_v2() {
 	done <"$OUT/gen-v2.log"
 }
 
+# tshark_major_minor: 4.0, 4.4, ... of the tshark on PATH
+tshark_major_minor() {
+	tshark --version 2>/dev/null | sed -n '1s/.*(Wireshark) \([0-9]*\.[0-9]*\).*/\1/p'
+}
+
+# build_c DIR: the C plugin against the installed wireshark-dev, in DIR.
+build_c() {
+	need_pkgs wireshark-dev pkg-config make gcc libc6-dev
+	make -s -C "$C_SRC" O="$1" \
+		PLUGIN_VERSION="$(changelog_version)" >"$1.log" 2>&1 ||
+		{ cat "$1.log" >&2; die "wireshark: the C plugin does not build against $(pkg-config --modversion wireshark 2>/dev/null || echo '(no wireshark-dev)'); see $1.log"; }
+}
+
+# c_fields lua|c|conn: -e arguments for compare-c.py's field list
+c_fields() {
+	local f
+	for f in $(python3 "$CMP" fields "$1"); do
+		printf '%s\n' -e "$f"
+	done
+}
+
+# c_compare DIR NAME PCAP [TSHARK-ARGS...]: PCAP decoded by the Lua
+# plugin (the C one absent) and by the C plugin (DIR/rpcrdma-cm.so), field
+# by field. Adds to the cases and failed counters.
+c_compare() {
+	local dir=$1 name=$2 pcap=$3 t0=$SECONDS out rc
+	local -a lf cf
+	shift 3
+	mapfile -t lf < <(c_fields lua)
+	mapfile -t cf < <(c_fields c)
+	tshark_run "$PLUGIN" "$pcap" "$@" -T fields -E separator=/t \
+		-E occurrence=a -E 'aggregator=|' "${lf[@]}" \
+		>"$dir/$name.lua" 2>"$dir/$name.lua.stderr"
+	rc=$?
+	python3 "$CMP" tshark "$OUT/home-c" "$dir/rpcrdma-cm.so" "$pcap" "$@" \
+		-T fields -E separator=/t -E occurrence=a -E 'aggregator=|' \
+		"${cf[@]}" >"$dir/$name.c" 2>"$dir/$name.c.stderr" || rc=$?
+	cases=$((cases + 1))
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $name: tshark exited $rc:"
+		grep -h -v '^Running as user' "$dir/$name.lua.stderr" "$dir/$name.c.stderr" | head -5
+		failed=$((failed + 1))
+		return
+	fi
+	if ! out=$(python3 "$CMP" compare "$dir/$name.lua" "$dir/$name.c"); then
+		printf '%s\n' "$out" | head -30
+		failed=$((failed + 1))
+	fi
+	msg "wireshark: C $(tshark_major_minor): $name: $(printf '%s\n' "$out" | tail -1) from the Lua plugin's fields; tshark $((SECONDS - t0))s"
+}
+
+# c_compare_v2 DIR NAME BASE: the Version Two pcap NAME decoded by
+# rpcrdma_v2.lua and by the C plugin's rpcrdma.v2, both told the
+# Version Two text BASE, field by field.
+c_compare_v2() {
+	local dir=$1 name=$2 base=$3 out rc
+	local -a lf cf
+	mapfile -t lf < <(c_fields lua-v2)
+	mapfile -t cf < <(c_fields c-v2)
+	tshark_run "$PLUGIN_V2" "$OUT/$name.pcap" -o "rpcrdma_v2.base:$base" \
+		-T fields -E separator=/t -E occurrence=a -E 'aggregator=|' \
+		"${lf[@]}" >"$dir/$name.lua" 2>"$dir/$name.lua.stderr"
+	rc=$?
+	python3 "$CMP" tshark "$OUT/home-c" "$dir/rpcrdma-cm.so" "$OUT/$name.pcap" \
+		-o "rpcrdma.v2.base:$base" -T fields -E separator=/t \
+		-E occurrence=a -E 'aggregator=|' "${cf[@]}" \
+		>"$dir/$name.c" 2>"$dir/$name.c.stderr" || rc=$?
+	cases=$((cases + 1))
+	if [ $rc -ne 0 ]; then
+		echo "FAIL $name: tshark exited $rc:"
+		grep -h -v '^Running as user' "$dir/$name.lua.stderr" "$dir/$name.c.stderr" | head -5
+		failed=$((failed + 1))
+		return
+	fi
+	if ! out=$(python3 "$CMP" compare-v2 "$dir/$name.lua" "$dir/$name.c"); then
+		printf '%s\n' "$out" | head -30
+		failed=$((failed + 1))
+	fi
+	msg "wireshark: C $(tshark_major_minor): $name (Version Two, base $base): $(printf '%s\n' "$out" | tail -1) from rpcrdma_v2.lua's fields"
+}
+
+# c_conn DIR NAME: the connection vectors NAME (compare-c.py gen-conn),
+# their Sends' thresholds, R and warnings as gen-conn expects them.
+c_conn() {
+	local dir=$1 name=$2 out
+	local -a f
+	mapfile -t f < <(c_fields conn)
+	python3 "$CMP" tshark "$OUT/home-c" "$dir/rpcrdma-cm.so" "$OUT/$name.pcap" \
+		-o tcp.try_heuristic_first:TRUE -T fields -E separator=/t \
+		-E occurrence=a -E 'aggregator=|' "${f[@]}" \
+		>"$dir/$name.fields" 2>"$dir/$name.stderr"
+	cases=$((cases + 1))
+	if ! out=$(python3 "$CMP" check-conn "$OUT/$name.expect" "$dir/$name.fields"); then
+		printf '%s\n' "$out" | head -30
+		failed=$((failed + 1))
+	fi
+	msg "wireshark: C $(tshark_major_minor): $name: $(printf '%s\n' "$out" | tail -1)"
+}
+
+# c_vm DIR: the VM pcaps (newest run of each kernel under $VM_BUILD/vm):
+# the C plugin's fields equal the Lua plugin's on every CM REQ/REP and
+# MPA request/reply; the R warning on every pair with a stock server
+# (its Send With Invalidate while it advertises R=0) and on no pair of
+# ours. Adds to the cases and failed counters.
+c_vm() {
+	local dir=$1 pcap pair name n=0 inv warn over
+	local filt='infiniband.mad.mgmtclass == 0x07 || iwarp_mpa.key.req || iwarp_mpa.key.rep'
+	for pcap in "$VM_BUILD"/vm/*/logs/latest/*/wire.pcap; do
+		[ -s "$pcap" ] || continue
+		pair=$(basename "$(dirname "$pcap")")
+		# wirecheck.sh writes wire.txt once the pair is over
+		if [ ! -e "$(dirname "$pcap")/wire.txt" ]; then
+			msg "wireshark: C: ${pcap#"$VM_BUILD"/vm/}: the pair is still running, skipped"
+			continue
+		fi
+		name=vm-$(basename "$(dirname "$(dirname "$(dirname "$(dirname "$pcap")")")")")-$pair
+		n=$((n + 1))
+		c_compare "$dir" "$name" "$pcap" -o tcp.try_heuristic_first:TRUE -Y "$filt"
+		python3 "$CMP" tshark "$OUT/home-c" "$dir/rpcrdma-cm.so" "$pcap" \
+			-o tcp.try_heuristic_first:TRUE -T fields -E occurrence=f \
+			-e rpcrdma.conn.send_inv -e rpcrdma.conn.expert.inv_without_r \
+			-e rpcrdma.conn.expert.over_threshold \
+			-Y 'rpcrdma.conn.send_len' >"$dir/$name.sends" 2>/dev/null
+		inv=$(awk -F'\t' '$1 == "1" || $1 == "True"' "$dir/$name.sends" | wc -l)
+		warn=$(awk -F'\t' '$2 != ""' "$dir/$name.sends" | wc -l)
+		over=$(awk -F'\t' '$3 != ""' "$dir/$name.sends" | wc -l)
+		cases=$((cases + 1))
+		case $pair in
+		*stock-server*)
+			if [ "$warn" -eq 0 ]; then
+				echo "FAIL $name: no R warning on the stock server's pair ($inv Sends With Invalidate)"
+				failed=$((failed + 1))
+			fi ;;
+		*stock*) ;;
+		*)
+			if [ "$warn" -ne 0 ]; then
+				echo "FAIL $name: $warn R warnings on a pair of ours"
+				failed=$((failed + 1))
+			fi ;;
+		esac
+		msg "wireshark: C $(tshark_major_minor): $name: $(wc -l <"$dir/$name.sends") Sends, $inv With Invalidate, $warn R warnings, $over above the threshold"
+	done
+	[ $n -gt 0 ] || msg "wireshark: C: no VM pcap under ${VM_BUILD}/vm (make vmtest records them; WIRESHARK_VM_BUILD=<a build dir> reads another's)"
+}
+
+# do_c_test: the C plugin against the tshark on PATH: built, compared
+# with the Lua plugin on the pcaps test wrote ($OUT/gen.log), its
+# connection vectors and the VM pcaps. Prints its own tally line.
+do_c_test() {
+	local ver dir name
+	need_tshark
+	command -v python3 >/dev/null || need_pkgs python3
+	ver=$(tshark_major_minor)
+	[ -n "$ver" ] || die "wireshark: cannot tell tshark's version"
+	dir=$C_OUT/$ver
+	mkdir -p "$dir" "$OUT/home-c" || die "cannot create $dir"
+	[ -s "$OUT/gen.log" ] ||
+		die "wireshark: no pcaps in $OUT to compare; run scripts/wireshark.sh test"
+	build_c "$dir"
+	msg "wireshark: C plugin for tshark $(tshark --version 2>/dev/null | sed -n '1s/^TShark (Wireshark) \([0-9][0-9.]*[0-9]\).*/\1/p'): $(du -k "$dir/rpcrdma-cm.so" | cut -f1) KiB"
+	while read -r name _; do
+		c_compare "$dir" "$name" "$OUT/$name.pcap"
+	done <"$OUT/gen.log"
+	if [ -s "$OUT/gen-v2.log" ]; then
+		while read -r name _ base; do
+			c_compare_v2 "$dir" "$name" "$base"
+		done <"$OUT/gen-v2.log"
+	fi
+	for name in conn-roce conn-mpa; do
+		c_conn "$dir" "$name"
+	done
+	c_vm "$dir"
+	echo "wireshark: C $ver: $cases cases, $failed failed"
+	[ "$failed" -eq 0 ]
+}
+
+# trixie_root: Debian 13's tshark and wireshark-dev (4.4) in a root of
+# their own, made once (mmdebstrap, about 3 minutes, ~700 MB), its
+# tarball kept in the cache for every clone.
+trixie_root() {
+	local tb=$RPCRDMA_CM_CACHE/wireshark/trixie-tshark.tar t0=$SECONDS
+	[ -e "$TRIXIE_ROOT/.complete" ] && return 0
+	need_pkgs mmdebstrap
+	mkdir -p "$C_OUT" "${tb%/*}" || die "cannot create $C_OUT and ${tb%/*}"
+	if [ ! -s "$tb" ]; then
+		msg "wireshark: making a Debian 13 root with tshark 4.4 and wireshark-dev (once; ~3 minutes)"
+		rm_tree "$C_OUT/mmdebstrap.tmp"
+		mkdir -p "$C_OUT/mmdebstrap.tmp"
+		TMPDIR=$C_OUT/mmdebstrap.tmp no_fds \
+			unshare --mount --propagation private -- \
+			mmdebstrap --mode=root --variant=apt --format=tar \
+			--include=tshark,wireshark-dev,gcc,libc6-dev,make,pkg-config,python3,ca-certificates \
+			--aptopt='APT::Install-Recommends "false"' \
+			--aptopt='Acquire::Languages "none"' \
+			--dpkgopt='path-exclude=/usr/share/doc/*' \
+			--dpkgopt='path-exclude=/usr/share/man/*' \
+			trixie "$tb.new" "deb $MIRROR trixie main" \
+			"deb $MIRROR trixie-updates main" \
+			"deb $SECURITY_MIRROR trixie-security main" \
+			>"$C_OUT/mmdebstrap.log" 2>&1 ||
+			{ rm -f "$tb.new"; rm_tree "$C_OUT/mmdebstrap.tmp"; die "wireshark: mmdebstrap of trixie failed (log: $C_OUT/mmdebstrap.log): can the host reach $MIRROR? WIRESHARK_C_TRIXIE=0 skips the 4.4 run"; }
+		rm_tree "$C_OUT/mmdebstrap.tmp"
+		mv "$tb.new" "$tb" || die "cannot rename $tb.new"
+	fi
+	rm_tree "$TRIXIE_ROOT"
+	mkdir -p "$TRIXIE_ROOT" || die "cannot create $TRIXIE_ROOT"
+	tar -C "$TRIXIE_ROOT" -xf "$tb" || die "wireshark: cannot unpack $tb"
+	mkdir -p "$TRIXIE_ROOT/rpcrdma-cm" "$TRIXIE_ROOT/rpcrdma-cm-build" "$TRIXIE_ROOT/vm-build"
+	touch "$TRIXIE_ROOT/.complete"
+	msg "wireshark: Debian 13 root ready in $((SECONDS - t0)) s"
+}
+
+# run_c_trixie: do_c_test inside the Debian 13 root, with this tree at
+# /rpcrdma-cm, $BUILD at /rpcrdma-cm-build and $VM_BUILD (read only) at
+# /vm-build, in a mount namespace of its own: nothing stays mounted.
+run_c_trixie() {
+	local rc
+	[ "${WIRESHARK_C_TRIXIE:-1}" != 0 ] || { msg "wireshark: WIRESHARK_C_TRIXIE=0: no Wireshark 4.4 run"; return 0; }
+	if [ "$(id -u)" -ne 0 ]; then
+		msg "wireshark: not root: no Wireshark 4.4 run (it needs a Debian 13 root: run as root, or WIRESHARK_C_TRIXIE=0 to say so)"
+		return 0
+	fi
+	trixie_root
+	[ -d "$VM_BUILD" ] || VM_BUILD=$BUILD
+	# shellcheck disable=SC2016 # the positional parameters are sh's
+	unshare --mount --propagation private -- sh -c '
+		r=$1
+		mount --bind "$2" "$r/rpcrdma-cm" &&
+		mount --bind "$3" "$r/rpcrdma-cm-build" &&
+		mount --bind -o ro "$4" "$r/vm-build" &&
+		mount -t proc proc "$r/proc" &&
+		mount --bind /dev "$r/dev" &&
+		exec chroot "$r" env HOME=/root BUILD=/rpcrdma-cm-build \
+			WIRESHARK_VM_BUILD=/vm-build RPCRDMA_CM_OFFLINE=1 \
+			/rpcrdma-cm/scripts/wireshark.sh c-test
+	' sh "$TRIXIE_ROOT" "$TOP" "$BUILD" "$VM_BUILD"
+	rc=$?
+	cases=$((cases + 1))
+	[ $rc -eq 0 ] || { echo "FAIL the C dissector under Wireshark 4.4 (Debian 13 root)"; failed=$((failed + 1)); }
+}
+
 do_test() {
 	local seed=${WIRESHARK_SEED:-$((RANDOM * 32768 + RANDOM))}
 	local count=${WIRESHARK_RANDOM:-3000} name
@@ -217,6 +484,15 @@ do_test() {
 	done <"$OUT/gen.log"
 	run_v2 "$seed" "$count"
 	run_vm_pcaps
+	python3 "$CMP" gen-conn "$OUT" >"$OUT/gen-conn.log" ||
+		die "wireshark: compare-c.py gen-conn failed"
+	for name in conn-roce conn-mpa; do
+		text2pcap -q "$OUT/$name.txt" "$OUT/$name.pcap" 2>"$OUT/$name.t2p" ||
+			die "wireshark: text2pcap failed; see $OUT/$name.t2p"
+	done
+	( cases=0 failed=0; do_c_test ) || failed=$((failed + 1))
+	cases=$((cases + 1))
+	run_c_trixie
 	echo "wireshark: $cases cases, $failed failed"
 	[ "$failed" -eq 0 ]
 }
@@ -231,8 +507,27 @@ do_install() {
 	fi
 }
 
+do_install_c() {
+	local ver dir
+	need_tshark
+	ver=$(tshark_major_minor)
+	[ -n "$ver" ] || die "wireshark: cannot tell tshark's version"
+	build_c "$C_OUT/$ver"
+	dir=$PLUGIN_DIR/$ver/epan
+	mkdir -p "$dir" || die "cannot create $dir"
+	cp "$C_OUT/$ver/rpcrdma-cm.so" "$dir/" || die "cannot copy the plugin to $dir"
+	echo "wireshark: installed $dir/rpcrdma-cm.so (Wireshark $ver; rpcrdma_cm.lua steps aside while it is there)"
+	[ "$(id -u)" -ne 0 ] ||
+		warn "Wireshark loads no personal plugin when it runs as root: run it as yourself"
+}
+
 do_uninstall() {
 	local f
+	for f in "$PLUGIN_DIR"/*/epan/rpcrdma-cm.so; do
+		[ -e "$f" ] || continue
+		rm -f "$f" || die "cannot remove $f"
+		echo "wireshark: removed $f"
+	done
 
 	f=$PLUGIN_DIR/$(basename "$PLUGIN")
 	if [ -e "$f" ]; then
@@ -246,6 +541,8 @@ do_uninstall() {
 [ $# -eq 1 ] || usage
 case $1 in
 test) do_test ;;
+c-test) do_c_test ;;
+install-c) do_install_c ;;
 install) do_install ;;
 uninstall) do_uninstall ;;
 *) usage ;;

@@ -179,6 +179,9 @@ static int probe_prepare(struct probe_conn *c, const struct addrinfo *ai,
 			   o))
 		return -1;
 	probe_device_str(c->id, o->device, sizeof(o->device));
+	o->iwarp = c->id->verbs &&
+		   c->id->verbs->device->transport_type == IBV_TRANSPORT_IWARP;
+	o->local_port = ntohs(rdma_get_src_port(c->id));
 
 	ret = rdma_resolve_route(c->id, opts.timeout_ms);
 	if (probe_resolved(c->id, ret, RDMA_CM_EVENT_ROUTE_RESOLVED, "route",
@@ -275,11 +278,18 @@ static void probe_disconnect(struct probe_conn *c, struct probe_outcome *o)
 			 ret ? strerror(-ret) : rdma_event_str(ev.type));
 }
 
-/* One active connection: resolve, connect with @pd, read the reply's
- * private data, run the --read Calls, disconnect.
+/**
+ * probe_connect_once - One active connection, from resolution to disconnect
+ * @ai: the server's address
+ * @pd: the private data to send
+ * @pd_len: its length
+ * @o: OUT: how it ended, with the server's reply
+ *
+ * Resolve, connect with @pd, keep the reply's private data, run the
+ * --read Calls, disconnect: --repeat and --fuzz make many of these.
  */
-static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
-			       size_t pd_len, struct probe_outcome *o)
+void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
+			size_t pd_len, struct probe_outcome *o)
 {
 	struct probe_conn c = { };
 
@@ -301,8 +311,13 @@ static void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 	probe_drop_conn(&c);
 }
 
-/* splitmix64: a small generator whose output depends on the seed only */
-static u64 probe_rand(u64 *state)
+/**
+ * probe_rand - splitmix64: a small generator whose output depends on the seed only
+ * @state: the generator's state, advanced
+ *
+ * Return: the next 64 random bits.
+ */
+u64 probe_rand(u64 *state)
 {
 	u64 z = (*state += 0x9e3779b97f4a7c15ULL);
 

@@ -131,12 +131,19 @@ static enum probe_exit probe_bind_failed(const struct sockaddr *sa,
 	return PROBE_ERROR;
 }
 
-/* Bind @ai and listen. Return: PROBE_OK with @listen_id set, or the
- * exit code after a message.
+/**
+ * probe_listen_on - Bind @ai and listen
+ * @ai: the address and port
+ * @listen_id: OUT: the listening CM id
+ * @where: OUT: the address as text, for messages
+ * @where_len: size of @where
+ *
+ * Return: PROBE_OK with @listen_id set, or the exit code after a
+ * message.
  */
-static enum probe_exit probe_listen_on(const struct addrinfo *ai,
-				       struct rdma_cm_id **listen_id,
-				       char *where, size_t where_len)
+enum probe_exit probe_listen_on(const struct addrinfo *ai,
+				struct rdma_cm_id **listen_id,
+				char *where, size_t where_len)
 {
 	enum probe_exit ret;
 

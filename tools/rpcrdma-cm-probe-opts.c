@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "rpcrdma-cm-probe.h"
 
@@ -76,6 +78,17 @@ static void probe_usage(FILE *f)
 		"  --update rbsiz=N   raise this side's, then tell the peer (UPDPROP)\n"
 		"  --null SIZE,...    client: NULL Calls of about SIZE octets each\n"
 		"                     (inline, or by Position-Zero chunk if too large)\n"
+		"Hostile peers at volume (either side):\n"
+		"  --fuzz N           N connections, each with one generated private\n"
+		"                     data blob (classes length, offset, version,\n"
+		"                     trunc, random in turn); check and count what\n"
+		"                     the peer did; exit 1 on any mismatch\n"
+		"  --seed S           the generator's seed (default: from the clock,\n"
+		"                     printed)\n"
+		"  --corpus DIR       send DIR's files (raw private data) first\n"
+		"  --fuzz-dry-run req|rep|mpa  print the N blobs, their class and the\n"
+		"                     expected verdict for that field (IB/RoCE REQ %d,\n"
+		"                     REP %d, iWARP MPA %d octets); no RDMA needed\n"
 		"Both:\n"
 		"  --timeout MS       limit for each connection step (default %d)\n"
 		"  --json             one JSON object per line, for scripts\n"
@@ -87,7 +100,8 @@ static void probe_usage(FILE *f)
 		"ERR_VERS. See rpcrdma-cm-probe(8).\n",
 		prog, prog, PROBE_DEFAULT_PORT, PROBE_DEFAULT_SIZE,
 		PROBE_DEFAULT_SIZE, PROBE_PDATA_MAX, PROBE_RANDOM_MAX,
-		PROBE_READS_MAX, PROBE_V2_SLOT, PROBE_DEFAULT_TIMEOUT);
+		PROBE_READS_MAX, PROBE_V2_SLOT, PROBE_FUZZ_REQ_MAX,
+		PROBE_FUZZ_REP_MAX, PROBE_FUZZ_MPA_MAX, PROBE_DEFAULT_TIMEOUT);
 }
 
 /* A mistake on the command line: say what, point at --help, exit 2 */
@@ -210,7 +224,8 @@ enum {
 	OPT_JSON, OPT_LISTEN, OPT_REJECT, OPT_COUNT, OPT_REPEAT, OPT_SEED,
 	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ, OPT_NO_REPLY_BUFFER,
 	OPT_V2, OPT_RBSIZ, OPT_RBSIZ_MAX, OPT_REQUEST, OPT_UPDATE, OPT_NULL,
-	OPT_BASE, OPT_NO_PROPS,
+	OPT_BASE, OPT_NO_PROPS, OPT_FUZZ, OPT_FUZZ_SEED, OPT_CORPUS,
+	OPT_FUZZ_DRY_RUN,
 };
 
 static const struct option probe_longopts[] = {
@@ -238,6 +253,10 @@ static const struct option probe_longopts[] = {
 	{ "null",        required_argument, NULL, OPT_NULL },
 	{ "base",        required_argument, NULL, OPT_BASE },
 	{ "no-props",    no_argument,       NULL, OPT_NO_PROPS },
+	{ "fuzz",        required_argument, NULL, OPT_FUZZ },
+	{ "seed",        required_argument, NULL, OPT_FUZZ_SEED },
+	{ "corpus",      required_argument, NULL, OPT_CORPUS },
+	{ "fuzz-dry-run", required_argument, NULL, OPT_FUZZ_DRY_RUN },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
@@ -344,6 +363,33 @@ static bool probe_v2_option(int c, bool *seen)
 	}
 	*seen = true;
 	return true;
+}
+
+/* The --fuzz options */
+static bool probe_fuzz_option(int c)
+{
+	switch (c) {
+	case OPT_FUZZ:
+		opts.fuzz = probe_number("--fuzz", optarg, ULONG_MAX);
+		if (!opts.fuzz)
+			probe_bad_usage("--fuzz must be at least 1");
+		return true;
+	case OPT_FUZZ_SEED:
+		opts.fuzz_seed = probe_number("--seed", optarg, ULLONG_MAX);
+		opts.fuzz_seeded = true;
+		return true;
+	case OPT_CORPUS:
+		opts.fuzz_corpus = optarg;
+		return true;
+	case OPT_FUZZ_DRY_RUN:
+		opts.fuzz_dry = probe_fuzz_field_get(optarg);
+		if (!opts.fuzz_dry)
+			probe_bad_usage("--fuzz-dry-run wants req, rep or mpa, not '%s'",
+					optarg);
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* Options given, where their value alone cannot tell (0 is valid) */
@@ -535,6 +581,32 @@ static void probe_check_v2(const struct probe_seen *seen)
 				"--request, --update, --rbsiz, --rbsiz-max");
 }
 
+/* --fuzz chooses every connection's private data and count itself;
+ * --fuzz-dry-run runs nothing, so it takes no address either.
+ * Return: true for a dry run, whose options are then complete.
+ */
+static bool probe_check_fuzz(const struct probe_seen *seen, int argc)
+{
+	if (!opts.fuzz) {
+		if (opts.fuzz_seeded || opts.fuzz_corpus || opts.fuzz_dry)
+			probe_bad_usage("--seed, --corpus and --fuzz-dry-run need --fuzz");
+		return false;
+	}
+	if (seen->sizes || seen->pdata || seen->no_pdata || opts.repeat ||
+	    seen->seed || opts.hold_ms || opts.nreads || opts.no_reply_buffer ||
+	    opts.reject || seen->count || opts.v2)
+		probe_bad_usage("--fuzz takes none of %s%s",
+				"--send-size, --recv-size, --no-r, --pdata, --no-pdata, --repeat, ",
+				"--random-seed, --hold, --read, --no-reply-buffer, --reject, --count, --v2");
+	if (!opts.fuzz_seeded)
+		opts.fuzz_seed = (unsigned long long)time(NULL) << 16 ^ getpid();
+	if (!opts.fuzz_dry)
+		return false;
+	if (opts.listen || optind != argc)
+		probe_bad_usage("--fuzz-dry-run connects nowhere: drop --listen and SERVER");
+	return true;
+}
+
 /**
  * probe_parse_args - Fill in opts from the command line
  * @argc: from main()
@@ -570,10 +642,12 @@ void probe_parse_args(int argc, char **argv)
 				NULL)) != -1) {
 		if (!probe_pdata_option(c, &seen) &&
 		    !probe_run_option(c, &seen) &&
-		    !probe_v2_option(c, &seen.v2))
+		    !probe_v2_option(c, &seen.v2) && !probe_fuzz_option(c))
 			probe_other_option(c);
 	}
 	probe_check_v2(&seen);
+	if (probe_check_fuzz(&seen, argc))
+		return;
 
 	if (seen.pdata + seen.no_pdata + seen.sizes > 1)
 		probe_bad_usage("--pdata, --no-pdata and the size/R options exclude each other");

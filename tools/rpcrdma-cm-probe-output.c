@@ -119,7 +119,8 @@ static void probe_json_value(const char *v, size_t len)
  * The first word becomes "event" (and, with a value, a member of its
  * own name); every KEY=VALUE a member, '-' in keys turned into '_',
  * decimal values (up to 10 digits) and 0x hex ones (up to 8) as
- * numbers; a word without a value is true. "why=" is last and takes the rest of the line, so
+ * numbers, but "hex=" (--fuzz's octets) always a string; a word
+ * without a value is true. "why=" is last and takes the rest of the line, so
  * that the text and JSON forms of --v2 can never say different things.
  */
 void probe_print_kv_json(const char *line)
@@ -146,7 +147,10 @@ void probe_print_kv_json(const char *line)
 			for (i = 0; i < klen; i++)
 				putchar(p[i] == '-' ? '_' : p[i]);
 			printf("\":");
-			if (eq)
+			/* hex digits are octets, never a number */
+			if (eq && klen == 3 && !strncmp(p, "hex", 3))
+				probe_json_strn(eq + 1, end - eq - 1);
+			else if (eq)
 				probe_json_value(eq + 1, end - eq - 1);
 			else
 				printf("true");

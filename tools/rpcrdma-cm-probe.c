@@ -61,6 +61,8 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	probe_parse_args(argc, argv);
+	if (opts.fuzz_dry)
+		return probe_fuzz_dry_run();
 	probe_catch_release();
 	if (opts.listen && !*opts.host)
 		snprintf(opts.host, sizeof(opts.host), "%s", "0.0.0.0");
@@ -69,7 +71,9 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = probe_check_devices();
-	if (ret == PROBE_OK)
+	if (ret == PROBE_OK && opts.fuzz)
+		ret = opts.listen ? probe_fuzz_listen(ai) : probe_fuzz_active(ai);
+	else if (ret == PROBE_OK)
 		ret = opts.v2 ? (opts.listen ? probe_v2_listen(ai) :
 					       probe_v2_active(ai)) :
 				(opts.listen ? probe_listen(ai) :

@@ -12,6 +12,9 @@
  *   rpcrdma-cm-probe-v2.c      --v2: the experimental Version Two
  *                              endpoint (transport properties)
  *   rpcrdma-cm-probe-v2io.c    --v2: its verbs and RDMA-CM side
+ *   rpcrdma-cm-probe-fuzz.c    --fuzz: the generator, the oracle and
+ *                              --fuzz-dry-run (no RDMA at all)
+ *   rpcrdma-cm-probe-fuzzrun.c --fuzz: the connections, both sides
  */
 #ifndef RPCRDMA_CM_PROBE_H
 #define RPCRDMA_CM_PROBE_H
@@ -48,6 +51,55 @@
 #define PROBE_V2_BACKLOG	4
 /* the largest rdma_opttype counted (ROPT_UPDPROP) */
 #define PROBE_V2_ROPT_MAX	RPCRDMA_XCHAR_ROPT_UPDPROP
+
+/* --fuzz: what a CM field holds for the consumer, in octets. IB/RoCE:
+ * a REQ carries 92, of which rdma_cm's own header takes 36; a REP 196.
+ * iWARP (siw): MPA allows 256 (RDMA_MAX_PRIVATE_DATA), less the 4 of
+ * MPA v2's IRD/ORD, which siw puts first (siw_cm.c, siw_accept() and
+ * siw_recv_mpa_rr(), which counts them in its 256).
+ */
+#define PROBE_FUZZ_REQ_MAX	56
+#define PROBE_FUZZ_REP_MAX	196
+#define PROBE_FUZZ_MPA_MAX	252
+
+/* The generator's classes, taken in turn: rpcrdma-cm-probe(8) */
+enum probe_fuzz_class {
+	PROBE_FUZZ_LENGTH,	/* random octets, every length 0..max */
+	PROBE_FUZZ_OFFSET,	/* the identifier at every offset 0..max-4 */
+	PROBE_FUZZ_VERSION,	/* every Version value 0..255 */
+	PROBE_FUZZ_TRUNC,	/* a message cut at each octet, twice */
+	PROBE_FUZZ_RANDOM,	/* random flags, sizes, offset and length */
+	PROBE_FUZZ_NCLASSES,
+	PROBE_FUZZ_CORPUS = PROBE_FUZZ_NCLASSES,	/* --corpus file */
+};
+
+/* Where the blobs go, and how the receiver sees them */
+struct probe_fuzz_field {
+	const char *name;	/* req, rep, mpa */
+	size_t max;		/* octets the CM lets a consumer send */
+	bool padded;		/* IB/RoCE: the receiver gets all max */
+};
+
+/* One generated (or replayed) input */
+struct probe_fuzz_input {
+	unsigned long index;	/* from 0, corpus files first */
+	enum probe_fuzz_class cls;
+	unsigned long k;	/* its place in the class's sweep */
+	u8 blob[PROBE_PDATA_MAX];
+	size_t len;
+	long at;		/* where the identifier was put, or -1 */
+	const char *file;	/* corpus: the file's name */
+};
+
+/* What RFC 8797 makes the receiver of an input do: the oracle */
+struct probe_fuzz_verdict {
+	enum rpcrdma_pdata_status status;
+	struct rpcrdma_pdata msg;		/* when present */
+	struct rpcrdma_pdata_result res;	/* the receiver's thresholds */
+};
+
+/* The corpus, read before the first connection */
+#define PROBE_FUZZ_CORPUS_MAX	1024
 
 /* Exit codes, documented in rpcrdma-cm-probe(8) */
 enum probe_exit {
@@ -111,6 +163,11 @@ struct probe_opts {
 	unsigned int v2_nnull;
 	enum rpcrdma_xchar_base_id v2_base;	/* --base, default -01 */
 	bool v2_no_props;		/* --no-props: without the extension */
+	unsigned long fuzz;		/* --fuzz N, 0: not fuzzing */
+	bool fuzz_seeded;		/* --seed given */
+	unsigned long long fuzz_seed;
+	const char *fuzz_corpus;	/* --corpus DIR */
+	const struct probe_fuzz_field *fuzz_dry;	/* --fuzz-dry-run */
 };
 
 /* The parts of a CM event the probe keeps after acknowledging it */
@@ -136,6 +193,8 @@ struct probe_conn {
 /* How one active connection attempt ended */
 struct probe_outcome {
 	enum probe_exit code;
+	unsigned int local_port;	/* this side's, once bound */
+	bool iwarp;			/* the device's transport */
 	const char *result;	/* established, rejected, timeout, ... */
 	char why[256];
 	char peer[INET6_ADDRSTRLEN + 8];
@@ -225,9 +284,15 @@ void probe_conn_param(struct rdma_conn_param *param, const u8 *pd,
 
 /* rpcrdma-cm-probe-client.c */
 void probe_catch_release(void);
+u64 probe_rand(u64 *state);
+void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
+			size_t pd_len, struct probe_outcome *o);
 enum probe_exit probe_active(const struct addrinfo *ai);
 
 /* rpcrdma-cm-probe-listen.c */
+enum probe_exit probe_listen_on(const struct addrinfo *ai,
+				struct rdma_cm_id **listen_id,
+				char *where, size_t where_len);
 enum probe_exit probe_listen(const struct addrinfo *ai);
 
 /* rpcrdma-cm-probe-output.c */
@@ -272,5 +337,24 @@ enum probe_exit probe_v2_accept(struct probe_v2 *v, int timeout_ms);
 /* rpcrdma-cm-probe-v2.c */
 enum probe_exit probe_v2_active(const struct addrinfo *ai);
 enum probe_exit probe_v2_listen(const struct addrinfo *ai);
+
+/* rpcrdma-cm-probe-fuzz.c */
+const struct probe_fuzz_field *probe_fuzz_field_get(const char *name);
+const struct probe_fuzz_field *probe_fuzz_field_of(bool iwarp, bool rep);
+const char *probe_fuzz_class_name(enum probe_fuzz_class cls);
+int probe_fuzz_load_corpus(const struct probe_fuzz_field *f);
+void probe_fuzz_make(const struct probe_fuzz_field *f, unsigned long index,
+		     struct probe_fuzz_input *in);
+void probe_fuzz_expect(const struct probe_fuzz_field *f, const u8 *blob,
+		       size_t len, const struct rpcrdma_pdata_limits *rcv,
+		       struct probe_fuzz_verdict *v);
+int probe_fuzz_kv(char *buf, size_t size, const struct probe_fuzz_verdict *v);
+void probe_fuzz_hex(char *buf, size_t size, const u8 *p, size_t len);
+void probe_fuzz_line(const char *line);
+enum probe_exit probe_fuzz_dry_run(void);
+
+/* rpcrdma-cm-probe-fuzzrun.c */
+enum probe_exit probe_fuzz_active(const struct addrinfo *ai);
+enum probe_exit probe_fuzz_listen(const struct addrinfo *ai);
 
 #endif /* RPCRDMA_CM_PROBE_H */

@@ -17,7 +17,9 @@
 #
 # A run's outcome: "fault" when either guest log has a kernel fault
 # (Oops, BUG, double fault, general protection, panic) or a process was
-# killed by a signal; else "pass" or "fail" (the scenario's own checks;
+# killed by a signal; else "rig" when a guest's virtio-net transmit queue
+# stalled (NETDEV WATCHDOG: the emulated link, not the stack, failed);
+# else "pass" or "fail" (the scenario's own checks;
 # with the stock module the scenario's checks are expected to fail, the
 # faults are what counts). Runs alternate between cells, so a slow drift
 # of the host affects every cell alike. Results accumulate in
@@ -51,7 +53,14 @@ one_run() {
 	outcome=$([ $? -eq 0 ] && echo pass || echo fail)
 	dir=$(sed -n 's/.*(logs: \(build\/vm\/[^)]*\)\/).*/\1/p' "$log" | tail -1)
 	fault=$(grep -ahE "$FAULT_RE" "$TOP/$dir"/*/*.log 2>/dev/null | tr -d '\r' | head -1 | cut -c1-120)
-	[ -n "$fault" ] && outcome=fault
+	# a kernel fault counts whatever set it off; without one, a stalled
+	# virtio-net queue (scenario 14's rig fault) makes the run say nothing
+	if [ -n "$fault" ]; then
+		outcome=fault
+	elif grep -aqsE 'NETDEV WATCHDOG|TX timeout on queue' "$TOP/$dir"/*/*.log; then
+		outcome=rig
+		fault=$(grep -ahm1 -E 'NETDEV WATCHDOG|TX timeout on queue' "$TOP/$dir"/*/*.log | tr -d '\r' | cut -c1-120)
+	fi
 	[ -n "$dir" ] || { outcome=error; fault=$(tail -1 "$log"); }
 	printf '%s %s %s %s %s %s\n' "$cell" "$SCEN" "$outcome" $((SECONDS - t0)) "${dir:--}" "${fault:--}" >>"$OUT/runs.txt"
 	msg "ab: $cell run: $outcome ($((SECONDS - t0)) s) ${fault:+-- $fault}"
@@ -60,14 +69,15 @@ one_run() {
 
 table() {
 	local key cell sc rows
-	printf '%-24s %-9s %5s %6s %5s %5s %s\n' cell scenario runs faults pass fail "median s"
+	printf '%-24s %-9s %5s %6s %5s %5s %4s %s\n' cell scenario runs faults pass fail rig "median s"
 	for key in $(awk '{print $1 "/" $2}' "$OUT/runs.txt" | sort -u); do
 		cell=${key%/*}
 		sc=${key##*/}
 		rows=$(awk -v c="$cell" -v s="$sc" '$1 == c && $2 == s' "$OUT/runs.txt")
-		printf '%-24s %-9s %5d %6d %5d %5d %d\n' "$cell" "$sc" \
+		printf '%-24s %-9s %5d %6d %5d %5d %4d %d\n' "$cell" "$sc" \
 			"$(wc -l <<<"$rows")" "$(grep -c ' fault ' <<<"$rows")" \
 			"$(grep -c ' pass ' <<<"$rows")" "$(grep -cE ' (fail|error) ' <<<"$rows")" \
+			"$(grep -c ' rig ' <<<"$rows")" \
 			"$(awk '{print $4}' <<<"$rows" | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')"
 	done
 }

@@ -683,6 +683,8 @@ vm_pair() {
 	fi
 	vm_start "$run-client" client "$dir/client.img" "$VM_CLOG" "connect=127.0.0.1:$port"
 	cpid=$VM_PID
+	# which end is the server's, for whoever reads the link's queues
+	echo "# server QEMU: 127.0.0.1:$port" >"$dir/link.txt"
 	vm_netwatch "$port" "$dir/link.txt" "$spid" &
 	watch=$!
 	if ! vm_wait "$VM_SLOG" "$spid" 'RPCRDMA-STEP: .*boot server' "${VM_BOOT_TIMEOUT:-90}" "the server kernel to boot" ||

@@ -72,6 +72,10 @@ done
 # (crc32c_generic and libcrc32c: for an out-of-tree siw.ko, VM_RDMA=siw.)
 MODS=(virtio_pci virtio_net crc32_generic rdma_rxe ib_uverbs rdma_cm
 	rdma_ucm sunrpc rpcrdma nfsd nfsv4 nfs crc32c_generic libcrc32c)
+# More modules a reproducer wants (scenario 14's LD_REPRO=tx-stall:
+# sch_plug): VM_EXTRA_MODS="mod1 mod2"
+read -r -a XMODS <<<"${VM_EXTRA_MODS:-}"
+MODS+=("${XMODS[@]}")
 # Modules a series may lack altogether (7.x: CRC32 and CRC32C are
 # library code there, not crypto modules).
 OPTIONAL_MODS=(crc32_generic crc32c_generic libcrc32c)

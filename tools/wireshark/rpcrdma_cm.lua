@@ -22,6 +22,13 @@
 -- or copy it into ~/.local/lib/wireshark/plugins/ (scripts/wireshark.sh).
 -- Written for Lua 5.2 (Wireshark 4.0) and later: no bit library.
 
+-- The C dissector (tools/wireshark/c, package rpcrdma-cm-wireshark)
+-- decodes the same message under "rpcrdma"; when Wireshark has loaded
+-- it, this script stays out of the way: one decoder, never both.
+if pcall(Field.new, "rpcrdma.cm.status") then
+	return
+end
+
 local rpcrdma_cm = Proto("rpcrdma_cm",
 	"RPC-over-RDMA Version 1 CM Private Data (RFC 8797)")
 

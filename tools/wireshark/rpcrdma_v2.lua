@@ -23,6 +23,13 @@
 -- Use: tshark -X lua_script:rpcrdma_v2.lua -r capture.pcap
 -- Written for Lua 5.2 (Wireshark 4.0) and later: no bit library.
 
+-- The C plugin (tools/wireshark/c, package rpcrdma-cm-wireshark)
+-- decodes the same messages under "rpcrdma.v2"; when Wireshark has
+-- loaded it, this script stays out of the way: one decoder, never both.
+if pcall(Field.new, "rpcrdma.v2.status") then
+	return
+end
+
 local v2 = Proto("rpcrdma_v2",
 	"RPC-over-RDMA Version Two, transport properties (experimental)")
 

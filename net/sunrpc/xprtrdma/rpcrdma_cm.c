@@ -338,11 +338,12 @@ void rpcrdma_cm_count_drained(bool completed, bool shared)
  * @inv_rkey: the R_key the server's Send invalidated, when it did
  *
  * RFC 8797 Section 4.1 allows Send With Invalidate only when both
- * sides set R. Mainline's server advertises R=0 yet uses it whenever
- * the client set R: the client is where that shows. A Send longer
- * than the Receive buffer (a server that ignored the Receive Size)
- * fails the Receive with a length error, or on rxe a QP operation
- * error, and the connection is lost right after. Both are traced.
+ * sides set R. A server that advertises R=0 yet uses it whenever the
+ * client set R (svcrdma before it advertised R) shows only here, at the
+ * client. A Send longer than the Receive buffer (a server that ignored
+ * the Receive Size) fails the Receive with a length error, or on rxe a
+ * QP operation error, and the connection is lost right after. Both are
+ * traced.
  *
  * Each such Receive is counted on the connection, and the connection
  * once in <debugfs>/rpcrdma_cm/swi_without_r; Receives too long count

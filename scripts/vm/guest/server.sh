@@ -104,6 +104,17 @@ srv_linkdown() {
 	) >/dev/console 2>&1 &
 	echo scheduled
 }
+# restart nfsd $1 s from now, in the background: the answer reaches the
+# client first, which may then stop its own egress (scenario 14's
+# LD_REPRO=tx-stall: the server's DREQs still reach it, its packets
+# stay queued)
+srv_restart_in() {
+	(
+		sleep "${1:-5}"
+		srv_restart
+	) >/dev/console 2>&1 &
+	echo scheduled
+}
 # debug kernels: kmemleak verdict and detector line on the console
 srv_leakcheck() { { leak_scan server; detectors server; } >/dev/console 2>&1; echo scanned; }
 
@@ -121,7 +132,7 @@ serve() {
 			{
 				echo "$last"
 				case $cmd in
-				conns|sums|sysctl|trace|trace_clear|restart|restart_scan|pending_listener|dmesg|param|run|leakcheck|linkdown) "srv_$cmd" "$@" ;;
+				conns|sums|sysctl|trace|trace_clear|restart|restart_in|restart_scan|pending_listener|dmesg|param|run|leakcheck|linkdown) "srv_$cmd" "$@" ;;
 				*) echo "unknown command $cmd" ;;
 				esac
 				echo "END $last"

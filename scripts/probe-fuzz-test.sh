@@ -1,0 +1,223 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The host test of rpcrdma-cm-probe --fuzz, run by scripts/tools.sh (make
+# tools) once the probe is built: --fuzz-dry-run needs no RDMA device.
+# It holds the generator and the oracle to exact values:
+#   - seed 1, 1000 inputs, REQ field: the output's sha256 (determinism:
+#     the same seed gives the same blobs and verdicts on every host);
+#   - each of the 5 classes exactly 200 times, in turn;
+#   - the length class: every length 0..56, as often as k mod 57 says;
+#   - the offset class: the identifier at every offset 0..52 (56 - 4),
+#     as often as k mod 53 says, and really there in the octets;
+#   - the version class (1280 inputs): every Version 0..255 once, and
+#     only Version 1 found;
+#   - the trunc class: a message cut at each octet gets RFC 8797's
+#     verdict for a zero-padded REQ, octet by octet;
+#   - iWARP (MPA, 252 octets, exact): lengths 0..252, length 0 no_data;
+#   - the oracle on 11 cases of scenario 7 that the module passed on
+#     RoCE, replayed as a --corpus (identifier at 48, cut, at the end,
+#     reserved bits, extreme sizes, version 2 then 1, garbage);
+#   - --json (with python3): every line an object, hex a string;
+#   - the live paths, both sides, against a fake RDMA-CM (LD_PRELOAD of
+#     tools/fuzz/probe_fake_cm.c): verdicts, counts, stops, exit codes,
+#     and scenario 16's pairing of the peer's events with the lines;
+#   - bad arguments exit 2.
+# Usage: probe-fuzz-test.sh PROBE. Prints one line; exit 1 on a failure.
+
+set -uo pipefail
+P=${1:?usage: probe-fuzz-test.sh PROBE}
+# sha256 of `$P --fuzz 1000 --seed 1 --fuzz-dry-run req`
+WANT_SHA=13be14a5f7969bc5a36921513dd4d56ff3263d4c8586fc33cf3fa0c291b66029
+fails=0 checks=0
+TMP=$(mktemp -d) || exit 1
+trap 'rm -rf "$TMP"' EXIT
+
+check() { # check WHAT GOT WANT
+	checks=$((checks + 1))
+	[ "$2" = "$3" ] && return 0
+	echo "probe-fuzz-test: FAIL $1: got '$2', want '$3'" >&2
+	fails=$((fails + 1))
+}
+
+"$P" --fuzz 1000 --seed 1 --fuzz-dry-run req >"$TMP/req" ||
+	check "dry run exit" $? 0
+check "seed 1 sha256" "$(sha256sum <"$TMP/req" | cut -d' ' -f1)" "$WANT_SHA"
+check "lines" "$(grep -c '^fuzz input=[0-9]' "$TMP/req")" 1000
+for c in length offset version trunc random; do
+	check "class $c count" "$(grep -c " class=$c " "$TMP/req")" 200
+done
+# round robin: input i is class i mod 5
+check "class order" "$(awk '/^fuzz input=[0-9]/ { split("length offset version trunc random", n, " ")
+	i = $2; sub("input=", "", i); if ($3 != "class=" n[i % 5 + 1]) bad++ }
+	END { print bad + 0 }' "$TMP/req")" 0
+
+# how often K mod M = V for K in 0..COUNT-1
+times() { echo $((($3 - 1 - $2) / $1 + 1)); }
+
+got=$(awk '/ class=length / { sub("len=", "", $5); n[$5]++ }
+	END { for (l = 0; l <= 56; l++) printf "%d ", n[l] + 0 }' "$TMP/req")
+want=$(for l in $(seq 0 56); do printf '%d ' "$(times 57 "$l" 200)"; done)
+check "length class: counts of lengths 0..56" "$got" "$want"
+
+got=$(awk '/ class=offset / { sub("at=", "", $6); n[$6]++
+		h = $NF; sub("hex=", "", h)
+		if (substr(h, 2 * $6 + 1, 8) != "f6ab0e18") bad++ }
+	END { for (o = 0; o <= 52; o++) printf "%d ", n[o] + 0; print "bad=" bad + 0 }' "$TMP/req")
+want=$(for o in $(seq 0 52); do printf '%d ' "$(times 53 "$o" 200)"; done; echo "bad=0")
+check "offset class: identifier at offsets 0..52" "$got" "$want"
+
+"$P" --fuzz 1280 --seed 1 --fuzz-dry-run req >"$TMP/ver"
+got=$(awk '/ class=version / { h = $NF; sub("hex=", "", h); v[substr(h, 9, 2)]++
+		if ($0 ~ /peer_pdata=present/) p = p " " substr(h, 9, 2) }
+	END { for (x in v) if (v[x] == 1) once++; print once + 0 " present:" p }' "$TMP/ver")
+check "version class: each of 256 versions once, only 01 found" "$got" "256 present: 01"
+
+# j = k mod 18: cut after j octets (zero-padded by the CM), then the
+# first j - 9 octets as the field's last ones
+got=$(awk '/ class=trunc / { sub("k=", "", $4); j = $4 % 18
+		split("no_ident no_ident no_ident no_ident bad_version present present present present " \
+		      "no_ident no_ident no_ident no_ident truncated truncated truncated truncated present", w, " ")
+		s = $0; sub(/.*peer_pdata=(absent:)?/, "", s); sub(/ .*/, "", s)
+		if (s != w[j + 1]) bad = bad " " $2 ":" s }
+	END { print "bad:" bad }' "$TMP/req")
+check "trunc class: RFC 8797 verdict at each cut" "$got" "bad:"
+
+"$P" --fuzz 1265 --seed 1 --fuzz-dry-run mpa >"$TMP/mpa"
+got=$(awk '/ class=length / { sub("len=", "", $5); n[$5]++; if ($5 == 0) z = $0 }
+	END { for (l = 0; l <= 252; l++) if (n[l] == 1) c++
+		print c + 0, (z ~ /peer_pdata=absent:no_data/) }' "$TMP/mpa")
+check "mpa: lengths 0..252 once each, 0 octets no_data" "$got" "253 1"
+
+# The oracle against scenario 7's hand-written cases, whose expected
+# values the kernel module met on real RoCE (a REQ zero-padded to 56);
+# the corpus files are replayed in name order.
+hexfile() { # hexfile FILE HEX
+	local h=$2 out=
+	while [ -n "$h" ]; do
+		out+="\\x${h:0:2}"
+		h=${h:2}
+	done
+	# shellcheck disable=SC2059 # the format is the octets
+	printf "$out" >"$1"
+}
+ID=f6ab0e18
+Z30=$(printf '%060d' 0) Z48=$(printf '%096d' 0)
+mkdir "$TMP/c7"
+hexfile "$TMP/c7/a-garbage" deadbeef00112233445566778899aabbccddeeff
+hexfile "$TMP/c7/b-offset-48" "$Z48${ID}01010101"
+hexfile "$TMP/c7/c-reserved-noR" "${ID}01fe0303"
+hexfile "$TMP/c7/d-sizes-0-255" "${ID}010100ff"
+hexfile "$TMP/c7/e-trunc-4" "$ID"
+hexfile "$TMP/c7/f-trunc-5" "${ID}01"
+hexfile "$TMP/c7/g-trunc-7" "${ID}010103"
+hexfile "$TMP/c7/h-trunc-end-4" "${Z48}00000000$ID"
+hexfile "$TMP/c7/i-trunc-end-7" "${Z48}00${ID}010103"
+hexfile "$TMP/c7/j-trunc-end-short" "$Z30${ID}0101"
+hexfile "$TMP/c7/k-v2-then-v1" "${ID}02010303${ID}01010101"
+got=$("$P" --fuzz 11 --seed 1 --corpus "$TMP/c7" --fuzz-dry-run req |
+	sed -n 's/^fuzz input=[0-9]* class=corpus k=[0-9]* \(len=[0-9]*\) .*peer_pdata=\([^ ]*\) peer_send=\([0-9]*\) peer_recv=\([0-9]*\) peer_r=\([01]\) send=\([0-9]*\) recv=\([0-9]*\) reminv=\([01]\) hex=.*/\1 \2 \3 \4 \5 \6 \7 \8/p' | tr '\n' ,)
+want="len=20 absent:no_ident 1024 1024 0 1024 1024 0,len=56 present 2048 2048 1 2048 2048 1,\
+len=8 present 4096 4096 0 4096 4096 0,len=8 present 1024 262144 1 4096 1024 1,\
+len=4 absent:bad_version 1024 1024 0 1024 1024 0,len=5 present 1024 1024 0 1024 1024 0,\
+len=7 present 4096 1024 1 1024 4096 1,len=56 absent:truncated 1024 1024 0 1024 1024 0,\
+len=56 absent:truncated 1024 1024 0 1024 1024 0,len=36 present 1024 1024 1 1024 1024 1,\
+len=16 present 2048 2048 1 2048 2048 1,"
+check "oracle: scenario 7's 11 verified cases" "$got" "$want"
+
+# --json: the same lines as objects (probe_print_kv_json), hex always a
+# string even when its digits look like a number; python3 reads them
+if command -v python3 >/dev/null; then
+	got=$("$P" --fuzz 1000 --seed 1 --fuzz-dry-run req --json | python3 -c '
+import json, sys
+objs = [json.loads(line) for line in sys.stdin]
+fuzz = [o for o in objs if o["event"] == "fuzz"]
+bad = [o["input"] for i, o in enumerate(fuzz)
+       if o["input"] != i or not isinstance(o["hex"], str) or
+       not isinstance(o["len"], int) or o["hex"] != "-" and len(o["hex"]) != 2 * o["len"]]
+print(len(fuzz), objs[-1]["event"], objs[-1]["inputs"], "bad:", bad[:5])')
+	check "--json: 1000 objects and the summary, hex a string" "$got" "1000 fuzz-dry-run 1000 bad: []"
+fi
+
+# The live paths against a fake RDMA-CM (tools/fuzz/probe_fake_cm.c,
+# LD_PRELOAD): an RFC 8797 server and clients played with the codec,
+# IB/RoCE limits enforced. The server's log is paired with the probe's
+# lines by scenario 16's own pair(), so its awk is tested here too.
+# Not under a sanitizer's runtime, which must come first.
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+fake_cm() {
+	${CC:-cc} -O2 -Wall -Wextra -Werror -shared -fPIC \
+		-I"$TOP/tools/fuzz/include" -I"$TOP/include" \
+		"$TOP/tools/fuzz/probe_fake_cm.c" "$TOP/net/sunrpc/xprtrdma/rpcrdma_pdata.c" \
+		-o "$TMP/fake_cm.so"
+}
+# live FAKE_CM_VARS -- PROBE_ARGS: the probe under the fake; output in
+# $TMP/live, exit status in rc
+live() {
+	local -a env=()
+	while [ "$1" != -- ]; do
+		env+=("$1")
+		shift
+	done
+	shift
+	env "${env[@]}" LD_PRELOAD="$TMP/fake_cm.so" timeout 60 "$P" "$@" >"$TMP/live" 2>"$TMP/live.err"
+	rc=$?
+}
+# sum KEY...: those keys of the run's fuzz-summary line
+sum() {
+	local k line
+	line=$(grep '^fuzz-summary ' "$TMP/live")
+	for k in "$@"; do
+		printf '%s ' "$(echo " $line" | sed -n "s/.* $k=\([^ ]*\).*/$k=\1/p")"
+	done
+}
+if ldd "$P" 2>/dev/null | grep -q 'lib[at]san'; then
+	echo "probe-fuzz-test: $P runs under a sanitizer: the fake RDMA-CM checks are skipped" >&2
+elif ! fake_cm; then
+	check "fake RDMA-CM builds" no yes
+else
+	eval "$(sed -n '/^pair() {/,/^}/p' "$TOP/scripts/vm/scenarios/16-fuzz.client.sh")"
+	live FAKE_CM_LOG="$TMP/srv.log" -- --fuzz 500 --seed 8797 --corpus "$TMP/c7" -v 10.0.0.1
+	check "live: 500 inputs to an RFC 8797 server" "$rc $(sum inputs established mismatches corpus)" \
+		"0 inputs=500 established=500 mismatches=0 corpus=11/0 "
+	check "live: the server's log paired by port (scenario 16)" "$(pair "$TMP/srv.log" "$TMP/live" port)" "500 0 0"
+	live FAKE_CM_IWARP=1 FAKE_CM_LOG="$TMP/srv-iw.log" -- --fuzz 1265 --seed 2 -v 10.0.0.1
+	check "live: 1265 inputs over iWARP (MPA, up to 252 octets)" \
+		"$rc $(sum inputs field mismatches) $(pair "$TMP/srv-iw.log" "$TMP/live" port)" \
+		"0 inputs=1265 field=mpa mismatches=0  1265 0 0"
+	live FAKE_CM_SERVER=change=200 -- --fuzz 300 --seed 1 10.0.0.1
+	check "live: a server whose message changes from request 200" "$rc $(sum mismatches)" "1 mismatches=101 "
+	live FAKE_CM_SERVER=reject=5 -- --fuzz 20 --seed 1 10.0.0.1
+	check "live: a server that rejects one" "$rc $(sum established rejected mismatches)" \
+		"0 established=19 rejected=1 mismatches=0 "
+	live FAKE_CM_SERVER=silent=8 -- --fuzz 100 --seed 1 --timeout 20 10.0.0.1
+	check "live: a server that stops answering" "$rc $(sum inputs failed mismatches)" \
+		"1 inputs=17 failed=10 mismatches=10 "
+	live FAKE_CM_SERVER=silent=0 -- --fuzz 10 --seed 1 --timeout 20 10.0.0.1
+	check "live: the control connection unanswered" "$rc" 6
+	live FAKE_CM_CLIENTS=300 FAKE_CM_LOG="$TMP/cl.log" -- --listen 20051 --fuzz 250 --seed 3 -v --wait 2
+	check "live: 250 clients answered (--listen)" "$rc $(sum inputs established mismatches field)" \
+		"0 inputs=250 established=250 mismatches=0 field=rep "
+	check "live: the clients' log paired in order (scenario 16)" "$(pair "$TMP/cl.log" "$TMP/live" order)" "250 0 0"
+	live FAKE_CM_IWARP=1 FAKE_CM_CLIENTS=300 FAKE_CM_LOG="$TMP/cl-iw.log" -- --listen 20051 --fuzz 260 --seed 4 -v --wait 2
+	check "live: 260 clients over iWARP (--listen)" \
+		"$rc $(sum inputs field mismatches) $(pair "$TMP/cl-iw.log" "$TMP/live" order)" \
+		"0 inputs=260 field=mpa mismatches=0  260 0 0"
+	live FAKE_CM_CLIENTS=3 -- --listen 20051 --fuzz 5 --seed 3 --wait 1
+	check "live: fewer clients than --fuzz, --wait 1" "$rc $(sum inputs)" "6 inputs=3 "
+fi
+
+for args in "--fuzz 0" "--fuzz 10 --fuzz-dry-run ib" "--seed 1 --fuzz-dry-run req" \
+	"--fuzz 10 --pdata 00 --fuzz-dry-run req" "--fuzz 10 --fuzz-dry-run req host" \
+	"--fuzz 10 --listen 20050 --fuzz-dry-run req" "--fuzz 10 --v2 host" \
+	"--fuzz 10 --corpus /nonexistent --fuzz-dry-run req"; do
+	# shellcheck disable=SC2086 # one word per option
+	"$P" $args >/dev/null 2>&1
+	check "exit of '$args'" $? 2
+done
+
+if [ $fails -ne 0 ]; then
+	echo "probe-fuzz-test: $fails of $checks checks failed" >&2
+	exit 1
+fi
+echo "probe-fuzz-test: $checks checks passed (seed 1 sha256 ${WANT_SHA:0:12}, 5 classes x 200, lengths 0..56, offsets 0..52, versions 0..255, cuts 0..8, mpa 0..252, scenario 7's 11 cases, live paths on a fake CM)"
