@@ -238,6 +238,25 @@ c_fields() {
 	done
 }
 
+# c_tally DIR NAME RC MODE: one case of c_compare or c_compare_v2: a
+# failure when tshark exited RC (non-zero) or when compare-c.py MODE
+# finds the Lua and C decodes of NAME differ; the comparison's lines in
+# out. Returns 1 when tshark failed, so the caller prints no summary.
+c_tally() {
+	local dir=$1 name=$2 rc=$3 mode=$4
+	cases=$((cases + 1))
+	if [ "$rc" -ne 0 ]; then
+		echo "FAIL $name: tshark exited $rc:"
+		grep -h -v '^Running as user' "$dir/$name.lua.stderr" "$dir/$name.c.stderr" | head -5
+		failed=$((failed + 1))
+		return 1
+	fi
+	if ! out=$(python3 "$CMP" "$mode" "$dir/$name.lua" "$dir/$name.c"); then
+		printf '%s\n' "$out" | head -30
+		failed=$((failed + 1))
+	fi
+}
+
 # c_compare DIR NAME PCAP [TSHARK-ARGS...]: PCAP decoded by the Lua
 # plugin (the C one absent) and by the C plugin (DIR/rpcrdma-cm.so), field
 # by field. Adds to the cases and failed counters.
@@ -254,17 +273,7 @@ c_compare() {
 	python3 "$CMP" tshark "$OUT/home-c" "$dir/rpcrdma-cm.so" "$pcap" "$@" \
 		-T fields -E separator=/t -E occurrence=a -E 'aggregator=|' \
 		"${cf[@]}" >"$dir/$name.c" 2>"$dir/$name.c.stderr" || rc=$?
-	cases=$((cases + 1))
-	if [ $rc -ne 0 ]; then
-		echo "FAIL $name: tshark exited $rc:"
-		grep -h -v '^Running as user' "$dir/$name.lua.stderr" "$dir/$name.c.stderr" | head -5
-		failed=$((failed + 1))
-		return
-	fi
-	if ! out=$(python3 "$CMP" compare "$dir/$name.lua" "$dir/$name.c"); then
-		printf '%s\n' "$out" | head -30
-		failed=$((failed + 1))
-	fi
+	c_tally "$dir" "$name" "$rc" compare || return
 	msg "wireshark: C $(tshark_major_minor): $name: $(printf '%s\n' "$out" | tail -1) from the Lua plugin's fields; tshark $((SECONDS - t0))s"
 }
 
@@ -284,17 +293,7 @@ c_compare_v2() {
 		-o "rpcrdma.v2.base:$base" -T fields -E separator=/t \
 		-E occurrence=a -E 'aggregator=|' "${cf[@]}" \
 		>"$dir/$name.c" 2>"$dir/$name.c.stderr" || rc=$?
-	cases=$((cases + 1))
-	if [ $rc -ne 0 ]; then
-		echo "FAIL $name: tshark exited $rc:"
-		grep -h -v '^Running as user' "$dir/$name.lua.stderr" "$dir/$name.c.stderr" | head -5
-		failed=$((failed + 1))
-		return
-	fi
-	if ! out=$(python3 "$CMP" compare-v2 "$dir/$name.lua" "$dir/$name.c"); then
-		printf '%s\n' "$out" | head -30
-		failed=$((failed + 1))
-	fi
+	c_tally "$dir" "$name" "$rc" compare-v2 || return
 	msg "wireshark: C $(tshark_major_minor): $name (Version Two, base $base): $(printf '%s\n' "$out" | tail -1) from rpcrdma_v2.lua's fields"
 }
 
