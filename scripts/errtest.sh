@@ -123,10 +123,15 @@ if [ "$(id -u)" -eq 0 ]; then
 		echo "FAIL  no space: cannot mount a tmpfs on $T/small"
 		fail=$((fail + 1))
 	fi
-	chmod 0777 "$T"
+	# The user runs a copy of the scripts in a directory of its own:
+	# a clone under /root (as hosttest's, or root's own) is out of
+	# its reach, and the case is about apt, not about the tree's modes.
+	nr=$(mktemp -d /tmp/rpcrdma-errtest.XXXXXX) || die "cannot create a directory in /tmp"
+	cp -r scripts "$nr/" && chmod -R a+rwX "$nr" || die "cannot copy scripts/ into $nr"
 	expect "not root" 'missing packages: rpcrdma-cm-errtest-absent; run as root or: sudo apt-get install rpcrdma-cm-errtest-absent' \
-		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$T" BUILD="$T/nobody" \
-		RPCRDMA_CM_CACHE="$T/nobody-cache" bash -c '. scripts/lib.sh && need_pkgs rpcrdma-cm-errtest-absent'
+		setpriv --reuid=65534 --regid=65534 --clear-groups env -C "$nr" HOME="$nr" BUILD="$nr/build" \
+		RPCRDMA_CM_CACHE="$nr/cache" bash -c '. scripts/lib.sh && need_pkgs rpcrdma-cm-errtest-absent'
+	rm -rf "$nr"
 else
 	echo "INFO  no space, not root: need root to mount a tmpfs and to change user; skipped"
 fi
