@@ -132,7 +132,8 @@ wire_ops() {
 # with no packet of two does not know the path MTU: it takes the
 # pair's (the "all" line's).
 wire_join() {
-	awk 'NR == FNR {
+	# (FILENAME, not NR == FNR: OPS may be empty)
+	awk 'FILENAME == ARGV[1] {
 		if ($1 != "ops" || $2 !~ /^mk=/) next
 		k = substr($2, 4)
 		$1 = $2 = ""
