@@ -317,6 +317,21 @@ END { flush() }' >"$OUT/summary.txt"
 	grep '^# cfg=' "$OUT/pairs.txt" | sed 's/^# //' | sort -u -t' ' -k1,1 | sed 's/^/    /'
 	echo
 	echo "VM pairs: $(grep -v '^#' "$OUT/pairs.txt" | paste -sd';' -)"
+	# the windows' check: the capture's packets against rxe's counters
+	awk '
+	function kv(k,  i, a) {
+		for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] }
+		return ""
+	}
+	{ n++ }
+	kv("wire") == 1 { w++; p += kv("pkts"); if (kv("hw") != "-") { h++; hp += kv("pkts"); hc += kv("hw") } }
+	END {
+		if (!w) { print ""; print "Wire: no window was captured (BENCH_PCAP=0, siw, or no pcap)."; exit }
+		printf "\nWire: %d of %d workload windows captured, %d packets in them;", w, n, p
+		if (h) printf " in the %d with rxe counters the capture has %d packets, the counters %d%s.\n",
+			h, hp, hc, hp == hc ? " (equal)" : sprintf(" (%+d)", hp - hc)
+		else printf " no rxe counters.\n"
+	}' "$OUT/raw.txt"
 	for w in meta small fio-randread fio-randwrite; do
 		grep -q "^$w " "$OUT/summary.txt" || continue
 		echo
