@@ -50,7 +50,7 @@ vmtest: module ## end-to-end NFS/RDMA scenarios in QEMU VMs
 demo: module ## boot two VMs, mount NFSv4.2 over RDMA, print the negotiation
 	@$(TOP)/scripts/vm/demo.sh
 
-bench: module ## measure chunks per RPC with and without negotiation
+bench: module ## measure chunks, RDMA operations and wire packets per RPC with and without negotiation (BENCH_REPEATS=, BENCH_CONFIGS=, BENCH_PCAP=0)
 	@$(TOP)/scripts/vm/bench.sh
 
 soak: module ## fio/stress-ng/dbench across device removal, nfsd restarts, reconnects, link drops (make rxe's rdma_rxe) (SOAK_SECONDS=, SOAK_SEED=, SOAK_LONG=1, SOAK_TRANSPORTS=siw)

@@ -39,6 +39,8 @@
 # and R on every Send of the connection vectors, warn on a Send With
 # Invalidate where R is clear and on a Send above its threshold, and,
 # on the VM pcaps, warn on the stock server's pair and never on ours.
+# It also runs scripts/vm/wireops.py's selftest (make bench's counts of
+# RDMA operations and packets on a pcap of known frames).
 # As root it repeats all of it with Wireshark 4.4 in a Debian 13 root
 # (mmdebstrap, cached in build/wireshark-c; WIRESHARK_C_TRIXIE=0 skips).
 #
@@ -173,6 +175,23 @@ run_vm_pcaps() {
 		fi
 	done
 	[ $n -gt 0 ] || msg "wireshark: no VM pcap to decode (make vmtest records them)"
+}
+
+# run_ops_selftest: scripts/vm/wireops.py (make bench's operations and
+# packets per RPC) on a pcap of known frames it writes: two marked
+# windows, every kind of RDMA operation, a retransmission, a backchannel
+# reply; every count must be the one written down by hand. One case.
+run_ops_selftest() {
+	local out
+	cases=$((cases + 1))
+	if out=$(python3 scripts/vm/wireops.py selftest --lua "$PLUGIN" \
+		--home "$OUT/home" --outdir "$OUT" 2>&1); then
+		msg "wireshark: ${out##*$'\n'}"
+	else
+		echo "FAIL scripts/vm/wireops.py selftest:"
+		printf '%s\n' "$out" | head -5
+		failed=$((failed + 1))
+	fi
 }
 
 # run_v2 SEED COUNT: the Version Two dissector against the transport
@@ -483,6 +502,7 @@ do_test() {
 	done <"$OUT/gen.log"
 	run_v2 "$seed" "$count"
 	run_vm_pcaps
+	run_ops_selftest
 	python3 "$CMP" gen-conn "$OUT" >"$OUT/gen-conn.log" ||
 		die "wireshark: compare-c.py gen-conn failed"
 	for name in conn-roce conn-mpa; do

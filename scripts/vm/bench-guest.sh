@@ -12,12 +12,16 @@
 #
 #   RPCRDMA-BENCH: cfg=C rep=R wl=W ops=N cs=CENTISECONDS rpcs=..
 #     rdch=.. wrch=.. rpch=.. rqb=.. rpb=.. linv=.. src=.. ssr=.. iops=..
+#     mk=K hw=.. pay=..
 #
 # (rdch/wrch/rpch: Read/Write/Reply chunk segments the client
 # registered; rqb: octets it registered for them; rpb: octets the
 # server wrote into Write and Reply chunks; linv: LOCAL_INV needed;
 # src/ssr: server Replies to Calls with a Reply chunk / of those sent
-# short, "-" on a stock server; iops: fio's figure, fio workloads.)
+# short, "-" on a stock server; iops: fio's figure, fio workloads;
+# mk: the wire window of the workload, marked for scripts/vm/wireops.py;
+# hw: RoCE packets the client's rxe sent and received meanwhile;
+# pay: the workload's file data in octets, written plus read.)
 # Workload "idle" runs nothing: the server counters move anyway by the
 # control channel's (srv) own RPCs, which bench.sh subtracts.
 #
@@ -49,6 +53,31 @@ xline() {
 		print $8, $13, $14, $15, $16, $17, $27; exit }' /proc/self/mountstats
 }
 
+# mark 0|1: open (0) or close (1) wire window MK: an ICMP echo request
+# to the server of MARK_BASE + 2 * (MK mod MARK_SLOTS) + 0|1 octets of
+# data, which scripts/vm/wireops.py finds in the pair's pcap (the two
+# numbers are its own). ping returns once the echo reply is back, so
+# the window's RoCE frames follow the opening mark on the wire, and the
+# workload has ended (every Reply received) before the closing one.
+MARK_BASE=200 MARK_SLOTS=500
+mark() {
+	ping -c 1 -W 5 -p a5 -s $((MARK_BASE + 2 * (MK % MARK_SLOTS) + $1)) \
+		"$VM_SERVER_IP" >/dev/null 2>&1 || step "window $MK: mark $1 had no echo reply"
+}
+
+# hwc: RoCE packets the client's rxe sent plus those it received (the
+# port's hw_counters sent_pkts and rcvd_pkts, rxe_hw_counters.c, 6.1
+# on), "-" without them (siw has none). The wire check of the pcap's
+# window: the two count the same frames (the capture sees both ways).
+HWC=$(ls -d /sys/class/infiniband/*/ports/1/hw_counters 2>/dev/null | head -n 1)
+hwc() {
+	if [ -r "$HWC/sent_pkts" ] && [ -r "$HWC/rcvd_pkts" ]; then
+		echo $(($(cat "$HWC/sent_pkts") + $(cat "$HWC/rcvd_pkts")))
+	else
+		echo -
+	fi
+}
+
 # scount: the server's "reply_chunks short_replies" for this client, or
 # "- -" (stock server).
 scount() {
@@ -58,35 +87,45 @@ scount() {
 	echo "${_a:--} ${_b:--}"
 }
 
-# report CFG REP WL OPS T0 T1 "X0" "X1" "S0" "S1" [IOPS]
+# report CFG REP WL OPS T0 T1 "X0" "X1" "S0" "S1" IOPS H0 H1
 report() {
 	_c=$1 _r=$2 _w=$3 _o=$4 _cs=$(($6 - $5)) _x0=$7 _x1=$8 _s0=$9
 	shift 9
-	_s1=$1 _io=${2:--}
+	_s1=$1 _io=${2:--} _hw=-
+	[ "$3" = - ] || [ "$4" = - ] || _hw=$(($4 - $3))
 	# shellcheck disable=SC2086
 	_d=$(echo $_x0 $_x1 | awk '{ printf "rpcs=%d rdch=%d wrch=%d rpch=%d rqb=%d rpb=%d linv=%d",
 		$8-$1, $9-$2, $10-$3, $11-$4, $12-$5, $13-$6, $14-$7 }')
 	# shellcheck disable=SC2086
 	_s=$(echo $_s0 $_s1 | awk '{ if ($1 == "-" || $3 == "-") print "src=- ssr=-";
 		else printf "src=%d ssr=%d", $3-$1, $4-$2 }')
-	echo "RPCRDMA-BENCH: cfg=$_c rep=$_r wl=$_w ops=$_o cs=$_cs $_d $_s iops=$_io"
+	echo "RPCRDMA-BENCH: cfg=$_c rep=$_r wl=$_w ops=$_o cs=$_cs $_d $_s iops=$_io mk=$MK hw=$_hw pay=${PAY:-0}"
 }
 
 # measure CFG REP WL COMMAND...: run COMMAND between snapshots. The
 # server's counters are read once between workloads (S_LAST: the
-# previous reading), the client's right around COMMAND.
+# previous reading), the client's right around COMMAND, inside them
+# the wire window's marks and inside those the rxe counters: nothing
+# but COMMAND touches the wire between a mark and its counter reading.
+MK=0
 measure() {
 	_mc=$1 _mr=$2 _mw=$3
 	shift 3
+	PAY=0
 	X0=$(xline)
+	mark 0
+	H0=$(hwc)
 	T0=$(cs)
 	"$@"
 	T1=$(cs)
+	H1=$(hwc)
+	mark 1
 	X1=$(xline)
 	S1=$(scount)
-	report "$_mc" "$_mr" "$_mw" "$OPS" "$T0" "$T1" "$X0" "$X1" "$S_LAST" "$S1" "${IOPS:-}"
+	report "$_mc" "$_mr" "$_mw" "$OPS" "$T0" "$T1" "$X0" "$X1" "$S_LAST" "$S1" "${IOPS:--}" "$H0" "$H1"
 	S_LAST=$S1
 	IOPS=
+	MK=$((MK + 1))
 }
 
 # nothing: what the snapshots themselves cost (srv goes through NFS)
@@ -107,6 +146,8 @@ wl_meta() {
 	while [ $_i -lt "$META_N" ]; do rm "$_d/g$_i"; _i=$((_i + 1)); done
 	rmdir "$_d"
 	OPS=$((META_N * 4 + 3))
+	# file data: "$_i\n" per file, written (never read back)
+	PAY=$(seq 0 $((META_N - 1)) | wc -c)
 }
 
 wl_small() {
@@ -128,16 +169,21 @@ wl_small() {
 		done
 	done
 	OPS=$((SMALL_M * 2 * $(echo "$SMALL_SIZES" | wc -w)))
+	# every file written, then read back over the wire
+	PAY=0
+	for _s in $SMALL_SIZES; do PAY=$((PAY + 2 * SMALL_M * _s)); done
 }
 
-# wl_fio RW FIELD: 4 KiB random I/O on an 8 MiB file, O_DIRECT;
-# FIELD is the terse (v3) iops field: 8 for reads, 49 for writes.
+# wl_fio RW FIELD KB: 4 KiB random I/O on an 8 MiB file, O_DIRECT;
+# FIELD is the terse (v3) iops field: 8 for reads, 49 for writes; KB
+# the KiB moved: 6 for reads, 47 for writes.
 wl_fio() {
 	"$FIO" --name=bench --filename="$MNT/bench_fio" --size=8m --bs=4k \
 		--direct=1 --ioengine=psync --rw="$1" --runtime="$FIO_SECS" \
 		--time_based --minimal >/tmp/fio.out 2>/tmp/fio.err
 	IOPS=$(awk -F';' -v f="$2" '{ print int($f); exit }' /tmp/fio.out)
 	OPS=$((IOPS * FIO_SECS))
+	PAY=$(awk -F';' -v f="$3" '{ print int($f) * 1024; exit }' /tmp/fio.out)
 }
 
 # settings CFG: fields of a configuration
@@ -208,8 +254,8 @@ while [ $rep -le "$REPEATS" ]; do
 		measure "$name" "$rep" meta wl_meta
 		measure "$name" "$rep" small wl_small
 		if [ "$FIO_SECS" -gt 0 ]; then
-			measure "$name" "$rep" fio-randread wl_fio randread 8
-			measure "$name" "$rep" fio-randwrite wl_fio randwrite 49
+			measure "$name" "$rep" fio-randread wl_fio randread 8 6
+			measure "$name" "$rep" fio-randwrite wl_fio randwrite 49 47
 		fi
 		rm -rf "$MNT/bench_small" "$MNT/bench_fio"
 		server_apply "$next"

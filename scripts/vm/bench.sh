@@ -14,6 +14,12 @@
 # line per configuration, repeat and workload), build/bench/results.md
 # (medians with min/max), build/bench/bench.png (gnuplot).
 #
+# Each pair records its wire (VM_PCAP=1, kept whole) and the guest marks
+# every workload's window in it; scripts/vm/wireops.py counts the RDMA
+# operations, packets and octets of each window, which land on the
+# workload's line of raw.txt (wire=1 and wireops.py's fields; wire=-
+# when there was no capture or no such window).
+#
 # Environment:
 #   BENCH_REPEATS  repeats (default 5)
 #   BENCH_META_N   files in the metadata workload (default 20)
@@ -33,6 +39,10 @@
 #                  ran; by default it is written after a run of the
 #                  default configurations and the stock pair over rxe in
 #                  which every pair finished; BENCH_DOC=0: never
+#   BENCH_PCAP=0  no capture: no operations or packets per RPC
+#   VM_WIRECHECK=1 also run the scenarios' wire assertions on the bench
+#                  pairs (default 0 here: their premises are the
+#                  scenarios', and the capture must stay whole)
 #   RPCRDMA_KO, VM_MEM (default 1024 here), VM_TIMEOUT: see lib.sh
 
 set -uo pipefail
@@ -57,8 +67,17 @@ FIO_SECS=${BENCH_FIO_SECS:-1}
 CONFIGS=${BENCH_CONFIGS:-"pdata0:0:1:0:4096 ours:1:1:0:4096 short:1:1:1:4096 short-noreminv:1:0:1:4096 short-16k:1:1:1:16384 short-64k:1:1:1:65536"}
 STOCK_CONFIG="stock:-:-:-:-"
 export VM_MEM=${VM_MEM:-1024}
+if [ "${BENCH_PCAP:-1}" != 0 ] && [ "$VM_RDMA" = rxe ]; then
+	# wireops.py needs every frame: lib.sh's wire check would keep only
+	# the Sends of a passing pair
+	export VM_PCAP=1 VM_PCAP_FULL=1 VM_WIRECHECK=${VM_WIRECHECK:-0}
+else
+	# siw's MPA framing is not counted (wireops.py: RoCEv2 only)
+	export VM_PCAP=
+fi
 
 need_pkgs gnuplot-nox
+[ -n "${VM_PCAP:-}" ] && need_tshark
 if [ "$FIO_SECS" != 0 ]; then
 	need_pkgs fio
 	# fio and its libraries go into the guests' /usr/local/bin
@@ -94,8 +113,47 @@ export VM_TIMEOUT
 
 ENV=(BENCH_REPEATS="$REPEATS" BENCH_META_N="$META_N"
 	BENCH_SMALL_M="$SMALL_M" BENCH_FIO_SECS="$FIO_SECS")
+
+# wire_ops PAIRDIR: wireops.py's counts per window of the pair's pcap
+# into PAIRDIR/ops.txt; its notes (marks that do not pair up) warned.
+wire_ops() {
+	local home=$BUILD/wireshark/home
+	: >"$1/ops.txt"
+	[ -s "$1/wire.pcap" ] || return 0
+	mkdir -p "$home"
+	python3 "$VMDIR/wireops.py" count "$1" --home "$home" \
+		--lua "$TOP/tools/wireshark/rpcrdma_cm.lua" >"$1/ops.txt" 2>&1 ||
+		warn "wireops.py failed on ${1#"$TOP"/}: $(head -n 1 "$1/ops.txt")"
+	grep '^ops note: ' "$1/ops.txt" | head -n 5 | while read -r l; do warn "${1##*/}: $l"; done
+}
+
+# wire_join OPS: the RPCRDMA-BENCH lines on stdin, each with its
+# window's counts from OPS appended (wire=1 ...), or wire=-. A window
+# with no packet of two does not know the path MTU: it takes the
+# pair's (the "all" line's).
+wire_join() {
+	# (FILENAME, not NR == FNR: OPS may be empty)
+	awk 'FILENAME == ARGV[1] {
+		if ($1 != "ops" || $2 !~ /^mk=/) next
+		k = substr($2, 4)
+		$1 = $2 = ""
+		w[k] = substr($0, 3)
+		if (k == "all" && match(w[k], /pmtu=[0-9]+/))
+			apmtu = substr(w[k], RSTART + 5, RLENGTH - 5)
+		next
+	}
+	{
+		k = ""
+		for (i = 1; i <= NF; i++) if ($i ~ /^mk=/) k = substr($i, 4)
+		if (k == "" || !(k in w)) { print $0 " wire=-"; next }
+		l = w[k]
+		if (apmtu != "") sub(/pmtu=0$/, "pmtu=" apmtu, l)
+		print $0 " wire=1 " l
+	}' "$1" -
+}
+
 bench_pair() { # bench_pair RUN KO CONFIGS
-	local t0=$SECONDS
+	local t0=$SECONDS dir
 	msg "pair $1: $3 (x$REPEATS)"
 	if vm_pair "bench-$1" "$2" "" "$2" "" "$VMDIR/bench-guest.sh" \
 		"${ENV[@]}" BENCH_CONFIGS="$3"; then
@@ -104,7 +162,9 @@ bench_pair() { # bench_pair RUN KO CONFIGS
 		echo "bench-$1 FAILED $((SECONDS - t0))s: $VM_RESULT_DETAIL" >>"$OUT/pairs.txt"
 		warn "pair bench-$1: $VM_RESULT_DETAIL"
 	fi
-	vm_lines "$VM_CLOG" RPCRDMA-BENCH >>"$OUT/raw.txt"
+	dir=$(dirname "$VM_CLOG")
+	wire_ops "$dir"
+	vm_lines "$VM_CLOG" RPCRDMA-BENCH | wire_join "$dir/ops.txt" >>"$OUT/raw.txt"
 	vm_lines "$VM_CLOG" RPCRDMA-BENCH-CONN | sed 's/^/# /' >>"$OUT/pairs.txt"
 	grep -q 'RPCRDMA-BENCH-DONE' "$VM_CLOG" ||
 		warn "pair bench-$1 did not finish (log: ${VM_CLOG#"$TOP"/})"
@@ -123,6 +183,25 @@ fi
 # ---- aggregate ---------------------------------------------------------
 # per row: derived metrics; ratio = ops/s over pdata0's in the same
 # repeat and workload.
+#
+# Operations and packets per RPC (rows with wire=1): the RPCs are the
+# Calls on the wire in the workload's window (wireops.py), not
+# mountstats' sends: the same capture and window as every operation
+# and packet counted, so a ratio never mixes two sources' boundaries
+# (the mountstats window encloses the wire window; the two counts are
+# in results.md side by side). FastReg = read + write + reply chunk
+# segments (mountstats): the client registers one MR, one REG_MR work
+# request chained before the Send (frwr_send), per segment it encodes
+# (rpc_rdma.c, 6.1 to 7.3); 6.1 and 6.12 also count a write-pad
+# segment, which uses a premade MR, for a READ whose length is no
+# multiple of 4 (none in these workloads). LINV = local_inv_needed,
+# one per LOCAL_INV work request (frwr_unmap_sync/async).
+# The floor per RPC: one Send each way, i.e. 2 operations; 2 + P/pmtu
+# packets, P the workload's file data per RPC (pay, octets written and
+# read), pmtu the payload a full packet carries on this wire; octets:
+# P plus 58 of framing per floor packet (Ethernet 14, IPv4 20, UDP 8,
+# BTH 12, ICRC 4) plus the 28-octet RPC-over-RDMA header of each Send.
+# Each operation kind is given against the 2-operation floor too.
 awk -v base=pdata0 '
 function kv(k,  i, a) {
 	for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] }
@@ -159,6 +238,33 @@ NR == FNR {
 	printf "%s %s bytes %.0f\n", w, c, kv("rpb") / n
 	printf "%s %s linv %.1f\n", w, c, kv("linv") * 1000 / n
 	printf "%s %s ops %.1f\n", w, c, o
+	if (kv("wire") == 1 && kv("calls") > 0) {
+		m = kv("calls")
+		p = kv("pay") / m
+		fp = 2 + p / (kv("pmtu") > 0 ? kv("pmtu") : 1024)
+		fo = p + 58 * fp + 2 * 28
+		v["send"] = kv("send"); v["swi"] = kv("swi")
+		v["write"] = kv("write"); v["read"] = kv("read")
+		v["fastreg"] = kv("rdch") + kv("wrch") + kv("rpch")
+		v["linv"] = kv("linv")
+		a = 0
+		printf "%s %s calls %d\n", w, c, m
+		for (x in v) {
+			printf "%s %s o_%s %.4f\n", w, c, x, v[x] / m
+			printf "%s %s f_%s %.4f\n", w, c, x, v[x] / m / 2
+			a += v[x]
+		}
+		printf "%s %s o_all %.4f\n", w, c, a / m
+		printf "%s %s f_all %.4f\n", w, c, a / m / 2
+		printf "%s %s o_pkts %.4f\n", w, c, kv("pkts") / m
+		printf "%s %s f_pkts %.4f\n", w, c, kv("pkts") / m / fp
+		printf "%s %s o_octets %.1f\n", w, c, kv("octets") / m
+		printf "%s %s f_octets %.4f\n", w, c, kv("octets") / m / fo
+		if (kv("hw") != "-" && kv("hw") != "") {
+			printf "%s %s o_hw %.4f\n", w, c, kv("hw") / m
+			printf "%s %s f_hw %.4f\n", w, c, kv("hw") / m / fp
+		}
+	}
 	k = w " " r
 	if (k in b && b[k] > 0) printf "%s %s ratio %.2f\n", w, c, o / b[k]
 }' "$OUT/raw.txt" "$OUT/raw.txt" |
@@ -190,6 +296,18 @@ END { flush() }' >"$OUT/summary.txt"
 	echo "idle window; stock: every offered one, as mainline always writes it), 'RDMA B/RPC' = octets"
 	echo "the server wrote into Write and Reply chunks per RPC; LINV = LOCAL_INV needed."
 	echo
+	echo "Operations and wire per RPC (under each workload's table, from each pair's pcap:"
+	echo "scripts/vm/wireops.py on the workload's marked window): per RPC-over-RDMA Call on"
+	echo "the wire, Sends, Sends With Invalidate, RDMA Writes and Reads (both directions),"
+	echo "the MRs the client registered (FastReg, one per chunk segment, mountstats) and its"
+	echo "LOCAL_INVs, all of them, every RoCEv2 packet (ACKs and retransmissions included),"
+	echo "the packets the client's rxe counted (hw_counters sent_pkts + rcvd_pkts: the check"
+	echo "of the window), and the Ethernet octets. Cells: median [to the floor, to stock]:"
+	echo "the median of each repeat's ratio to its own floor, and the median over stock's"
+	echo "median in this run. The floor per RPC is one Send each way: 2 operations (each"
+	echo "kind is given against it too), 2 + P/pmtu packets and P + 58 x that + 56 octets,"
+	echo "P = the workload's file data per RPC (none for meta but its few file octets)."
+	echo
 	echo "Configurations (name:pdata:remote_invalidate:short_replies:thresholds):"
 	echo "$CONFIGS${BENCH_STOCK:+}" | tr ' ' '\n' | sed 's/^/- /'
 	[ "${BENCH_STOCK:-1}" != 0 ] && echo "- stock: Debian's rpcrdma.ko on both sides, defaults (4096)"
@@ -199,6 +317,21 @@ END { flush() }' >"$OUT/summary.txt"
 	grep '^# cfg=' "$OUT/pairs.txt" | sed 's/^# //' | sort -u -t' ' -k1,1 | sed 's/^/    /'
 	echo
 	echo "VM pairs: $(grep -v '^#' "$OUT/pairs.txt" | paste -sd';' -)"
+	# the windows' check: the capture's packets against rxe's counters
+	awk '
+	function kv(k,  i, a) {
+		for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] }
+		return ""
+	}
+	{ n++ }
+	kv("wire") == 1 { w++; p += kv("pkts"); if (kv("hw") != "-") { h++; hp += kv("pkts"); hc += kv("hw") } }
+	END {
+		if (!w) { print ""; print "Wire: no window was captured (BENCH_PCAP=0, siw, or no pcap)."; exit }
+		printf "\nWire: %d of %d workload windows captured, %d packets in them;", w, n, p
+		if (h) printf " in the %d with rxe counters the capture has %d packets, the counters %d%s.\n",
+			h, hp, hc, hp == hc ? " (equal)" : sprintf(" (%+d)", hp - hc)
+		else printf " no rxe counters.\n"
+	}' "$OUT/raw.txt"
 	for w in meta small fio-randread fio-randwrite; do
 		grep -q "^$w " "$OUT/summary.txt" || continue
 		echo
@@ -221,6 +354,36 @@ END { flush() }' >"$OUT/summary.txt"
 				printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c,
 					cell("rpcs"), cell("rd"), cell("wr"), cell("rp"), cell("all"),
 					cell("rpw"), cell("bytes"), cell("linv"), cell("ops"), cell("ratio")
+			}' "$OUT/summary.txt"
+		done
+		grep -q "^$w [^ ]* o_all " "$OUT/summary.txt" || continue
+		echo
+		echo "Operations and wire per RPC ($w): median [to the floor, to stock]"
+		echo
+		echo "| config | Calls (wire) | Send | SWI | Write | Read | FastReg | LINV | all ops | packets | rxe packets | octets |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+		for c in $order; do
+			awk -v w="$w" -v c="$c" '
+			function cell(k, f,  s, x) {
+				if (!(("o_" k) in med)) return "-"
+				s = sprintf(f, med["o_" k])
+				x = (("f_" k) in med) ? sprintf("%.2f", med["f_" k]) : "-"
+				s = s " [" x ", "
+				x = "-"
+				if (("o_" k) in st && st["o_" k] > 0)
+					x = sprintf("%.2f", med["o_" k] / st["o_" k])
+				return s x "]"
+			}
+			$1 == w && $2 == c { med[$3] = $4 }
+			$1 == w && $2 == "stock" { st[$3] = $4 }
+			END {
+				if (!("calls" in med)) exit
+				printf "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+					c, med["calls"], cell("send", "%.3f"), cell("swi", "%.3f"),
+					cell("write", "%.3f"), cell("read", "%.3f"),
+					cell("fastreg", "%.3f"), cell("linv", "%.3f"),
+					cell("all", "%.2f"), cell("pkts", "%.2f"),
+					cell("hw", "%.2f"), cell("octets", "%.0f")
 			}' "$OUT/summary.txt"
 		done
 	done
@@ -271,16 +434,62 @@ bench_doc_row() {
 	}' "$OUT/summary.txt"
 }
 
-# bench_doc: this kernel's row replaces its old one; the other rows stay,
-# in the order of scripts/kernels.tab.
+# bench_doc_ops_row NAME WHEN MODULE: the same kernel's row of the
+# second table, operations and wire per RPC (medians; in parentheses the
+# median ratio to the floor, see the aggregate above): `short` (this
+# module's defaults) against stock, "-" for what did not run.
+bench_doc_ops_row() {
+	awk -v name="$1" -v rel="$KVER" -v when="$2" -v mod="$3 x$REPEATS" '
+	{ m[$1 " " $2 " " $3] = $4 }
+	function v(w, c, k, f) {
+		return ((w " " c " o_" k) in m) ? sprintf(f, m[w " " c " o_" k]) : "-"
+	}
+	# value (ratio to the floor)
+	function vf(w, c, k) {
+		if (!((w " " c " o_" k) in m)) return "-"
+		return sprintf("%.2f (%.2f)", m[w " " c " o_" k], m[w " " c " f_" k])
+	}
+	function rs(w, k,  a, b) {
+		a = w " short o_" k; b = w " stock o_" k
+		return (a in m && b in m && m[b] > 0) ? sprintf("%.2f", m[a] / m[b]) : "-"
+	}
+	function kinds(w, c) {
+		return v(w, c, "send", "%.2f") " / " v(w, c, "swi", "%.2f") " / " \
+			v(w, c, "write", "%.2f") " / " v(w, c, "read", "%.2f") " / " \
+			v(w, c, "fastreg", "%.2f") " / " v(w, c, "linv", "%.2f")
+	}
+	END {
+		printf "| `%s` | %s | %s, %s | %s | %s | %s / %s | %s / %s | %s / %s | %s / %s / %s |", name, rel,
+			when, mod, kinds("meta", "short"), kinds("meta", "stock"),
+			vf("meta", "short", "all"), vf("meta", "stock", "all"),
+			vf("meta", "short", "pkts"), vf("meta", "stock", "pkts"),
+			v("meta", "short", "octets", "%.0f"), v("meta", "stock", "octets", "%.0f"),
+			rs("meta", "all"), rs("meta", "pkts"), rs("meta", "octets")
+		for (i = 1; i <= 3; i++) {
+			w = i == 1 ? "small" : i == 2 ? "fio-randread" : "fio-randwrite"
+			printf " %s / %s; %s / %s |", vf(w, "short", "all"), vf(w, "stock", "all"),
+				vf(w, "short", "pkts"), vf(w, "stock", "pkts")
+		}
+		printf "\n"
+	}' "$OUT/summary.txt"
+}
+
+# bench_doc: this kernel's rows replace its old ones; the other rows stay,
+# in the order of scripts/kernels.tab. The block holds two tables, the
+# second after the line OPS_MARK.
+OPS_MARK="<!-- operations and wire per RPC (scripts/vm/wireops.py) -->"
 bench_doc() {
-	local doc=$TOP/Documentation/bench.md name n old row
+	local doc=$TOP/Documentation/bench.md name n old old_ops row row_ops
 	name=$(ktab_field "$KVER" 1)
 	# a debug kernel takes its base's table line, not its row
 	case $KVER in *-rpcrdma-dbg-*) name= ;; esac
 	row=$(bench_doc_row "${name:-$KVER}" "$(date -u -r "$OUT/raw.txt" +%F)" \
 		"$(cut -d' ' -f1 "$OUT/module.txt" 2>/dev/null)")
+	row_ops=$(bench_doc_ops_row "${name:-$KVER}" "$(date -u -r "$OUT/raw.txt" +%F)" \
+		"$(cut -d' ' -f1 "$OUT/module.txt" 2>/dev/null)")
 	old=$("$TOP/scripts/doctables.sh" get "$doc" bench) || return 1
+	old_ops=$(awk -v m="$OPS_MARK" '$0 == m { f = 1 } f' <<<"$old")
+	old=$(awk -v m="$OPS_MARK" '$0 == m { f = 1 } !f' <<<"$old")
 	{
 		echo "<!-- generated by make bench (scripts/vm/bench.sh): one row per kernel, its last run -->"
 		echo "| kernel | release | measured (UTC), module x repeats | meta: Reply chunks offered, 1 KiB / 4 KiB / 16 KiB | meta: Reply chunks written, stock / short | meta: LOCAL_INV, 1 KiB / 4 KiB / 4 KiB without R | small: all chunks, 1 / 4 / 16 / 64 KiB | fio-randread: all chunks, 1 / 4 / 16 KiB | fio-randwrite: all chunks, 1 / 4 / 16 KiB |"
@@ -294,6 +503,18 @@ bench_doc() {
 		done
 		# a kernel that is no line of the table (a debug kernel) goes last
 		[ -n "$name" ] || echo "$row"
+		echo
+		echo "$OPS_MARK"
+		echo "| kernel | release | measured (UTC), module x repeats | meta, 4 KiB: Send / SWI / Write / Read / FastReg / LINV per RPC | meta, stock: the same | meta: operations per RPC (x floor), 4 KiB / stock | meta: packets per RPC (x floor), 4 KiB / stock | meta: octets per RPC, 4 KiB / stock | meta, 4 KiB over stock: operations / packets / octets | small: operations; packets per RPC (x floor), 4 KiB / stock | fio-randread: the same | fio-randwrite: the same |"
+		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+		for n in $(ktab_names); do
+			if [ "$n" = "$name" ]; then
+				echo "$row_ops"
+			else
+				grep "^| \`$n\` " <<<"$old_ops"
+			fi
+		done
+		[ -n "$name" ] || echo "$row_ops"
 	} >"$OUT/doc.md"
 	"$TOP/scripts/doctables.sh" put "$doc" bench <"$OUT/doc.md" &&
 		msg "bench: row of ${name:-$KVER} written into ${doc#"$TOP"/}"

@@ -258,13 +258,14 @@ def tshark_inputs(lua, pcap, home):
         shutil.rmtree(stage, ignore_errors=True)
 
 
-def run_tshark(pcap, lua, fields, dfilter, home):
+def run_tshark(pcap, lua, fields, dfilter, home, extra=()):
     # Heuristic dissectors first: MPA is found by heuristics, and a client
     # port that is some protocol's registered port (48898, Beckhoff AMS)
     # would otherwise hand the MPA exchange to that protocol's dissector.
+    # extra: more tshark options (wireops.py leaves NFS undecoded).
     with tshark_inputs(lua, pcap, home) as (pre, lua, pcap, home):
         cmd = pre + ["tshark", "-n", "-o", "tcp.try_heuristic_first:TRUE",
-                     "-X", "lua_script:" + lua, "-r", pcap,
+                     "-X", "lua_script:" + lua, "-r", pcap] + list(extra) + [
                      "-Y", dfilter, "-T", "fields", "-E", "separator=/t",
                      "-E", "occurrence=a", "-E", "aggregator=,"]
         for f in fields:
