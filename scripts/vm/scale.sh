@@ -168,6 +168,15 @@ for ((k = 0; k < NCLIENTS; k++)); do
 	[ "$k" = 0 ] || extra+="${extra:+ }$(vm_nic_mac server "$k")=10.99.$k.1"
 done
 profiles_used="${PROFILES[*]:0:$NCLIENTS}"
+# the clients' thresholds in words, for the tables
+thresholds=$(for p in $profiles_used; do
+	case $p in
+	16k) echo "16 KiB" ;;
+	pdata0) echo "1 KiB (pdata=0)" ;;
+	default) echo "defaults" ;;
+	stock) echo "stock" ;;
+	esac
+done | paste -sd, - | sed 's/,/, /g')
 vm_overlay "$dir/server.img" server "$(vm_module_path ours)" "" "$VMDIR/scale/server.sh" \
 	VM_EXTRA_NICS="$extra" SCALE_CLIENTS="$NCLIENTS" SCALE_NCONNECT="$NCONNECT" \
 	SCALE_FAULTS="$FAULTS" SCALE_PROFILES="$profiles_used" \
@@ -279,15 +288,18 @@ kname=${kname:-$KVER}
 when=$(date -u '+%Y-%m-%d %H:%M')
 # row LINE: one step as a row of the doc's table
 row() {
-	local l=$1 faults
+	local l=$1 faults conns
 	faults=$(field "$l" faults)
 	if [ "$faults" = 0 ]; then
 		faults="none"
 	else
 		faults="$(field "$l" recovered)/$faults recovered ($FAULTS)$([ "$(field "$l" recover_max_s)" = - ] || echo ", in $(field "$l" recover_max_s) s at most"); $(field "$l" renegotiated) connections renegotiated"
 	fi
-	printf '| `%s` | %s | %s | %s | %s of %s | %s server, %s client lines | %s | %s passes, %s failed, %s verify errors | %s (%s in slabs) | %s |\n' \
-		"$kname" "$NCLIENTS" "$(field "$l" n)" "$profiles_used" "$(field "$l" conns)" "$(field "$l" want)" \
+	conns="$(field "$l" conns) of $(field "$l" want)"
+	[ "$(field "$l" nconnect_rdma)" != no ] || [ "$(field "$l" n)" = 1 ] ||
+		conns+=" (this kernel's NFSv4 client ignores nconnect over RDMA: one per mount)"
+	printf '| `%s` | %s | %s | %s | %s | %s server, %s client lines | %s | %s passes, %s failed, %s verify errors | %s (%s in slabs) | %s |\n' \
+		"$kname" "$NCLIENTS" "$(field "$l" n)" "$thresholds" "$conns" \
 		"$(field "$l" neg_server)" "$(field "$l" neg_client)" "$faults" \
 		"$(field "$l" passes)" "$(field "$l" failed)" "$(field "$l" verify)" \
 		"$(field "$l" per_conn_kib)" "$(field "$l" slab_per_conn_kib)" "$(field "$l" result)"

@@ -19,7 +19,8 @@
 # Requests (one line; the answer is short and immediate: anything that
 # takes time runs in the background, and "result NAME" tells when it
 # ended, so no answer waits on a mount that a fault holds):
-#   info               profile=... module=... read=R write=W pdata=P
+#   info               profile=... module=... nconnect_rdma=yes|no
+#                      read=R write=W pdata=P
 #   mount N            NFSv4.2 over RDMA on /mnt with nconnect=N
 #   umount             unmount /mnt
 #   fio-start          fio passes with crc32c verify until fio-stop
@@ -63,9 +64,17 @@ op() {
 	echo started
 }
 
+# do_mount N: the mount, then 3N synchronous writes: sunrpc connects the
+# nconnect transports on their first RPC, taken in turn, so each gets
+# some before the server counts them
 do_mount() {
 	mount_nfs 4.2 "nconnect=$1" || return 1
 	mkdir -p "$DIR" || { status "mkdir-c$SCALE_IDX" FAIL "cannot create $DIR"; return 1; }
+	_i=0
+	while [ $_i -lt $((3 * $1)) ]; do
+		dd if=/dev/zero of="$DIR/warm" bs=4k count=1 oflag=direct conv=fsync 2>/dev/null
+		_i=$((_i + 1))
+	done
 	step "mounted with nconnect=$1: $(awk -v m="$MNT" '$2 == m { print $4 }' /proc/mounts)"
 }
 
@@ -124,11 +133,18 @@ xprts() {
 	echo "xprts=$_n connected=$_c connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats)"
 }
 
+# nconnect_rdma: does this kernel's NFSv4 client honour nconnect over
+# RDMA? 6.1's nfs4_set_client passes nconnect for TCP only (one
+# transport, whatever the mount says); 6.12's for RDMA and TLS too
+nconnect_rdma() {
+	case $KVER in [1-5].* | 6.[01].*) echo no ;; *) echo yes ;; esac
+}
+
 ctl() {
 	read -r _cmd _a
 	case $_cmd in
 	info)
-		echo "profile=$SCALE_PROFILE module=$RPCRDMA_MODULE read=$(sysctl -n sunrpc.rdma_max_inline_read) write=$(sysctl -n sunrpc.rdma_max_inline_write) pdata=$(cat /sys/module/rpcrdma/parameters/pdata 2>/dev/null || echo -)" ;;
+		echo "profile=$SCALE_PROFILE module=$RPCRDMA_MODULE nconnect_rdma=$(nconnect_rdma) read=$(sysctl -n sunrpc.rdma_max_inline_read) write=$(sysctl -n sunrpc.rdma_max_inline_write) pdata=$(cat /sys/module/rpcrdma/parameters/pdata 2>/dev/null || echo -)" ;;
 	mount) op mount do_mount "$_a" ;;
 	umount) op umount umount_nfs ;;
 	fio-start) op fio fio_loop ;;

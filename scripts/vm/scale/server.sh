@@ -110,6 +110,14 @@ wait_all() {
 	done
 }
 
+# want K N: the connections client K makes with nconnect=N: N, or 1 on
+# a kernel whose NFSv4 client ignores nconnect over RDMA (its info says
+# nconnect_rdma=no: 6.1's nfs4_set_client passes nconnect for TCP only;
+# 6.12's for RDMA too)
+want() {
+	if grep -q 'nconnect_rdma=no' "$S/info.$1"; then echo 1; else echo "$2"; fi
+}
+
 # neg_count K: the negotiations this server traced with client K so far
 neg_count() {
 	_nc=$(grep -ac " rpcrdma_cm_negotiate: role=server peer=$(client_ip "$1"):" "$NEG/trace")
@@ -161,7 +169,8 @@ matching() {
 # client N with the server, every line as expect() says, and (RENEG=1)
 # the server traced N new negotiations with it since neg_mark. A status
 # line per client and side; the lines as RPCRDMA-SCALE-CONN. Adds to
-# NEG_S_OK/NEG_C_OK/NEG_C_ALL (lines) and RENEG_OK/RENEG_ALL.
+# NEG_S_OK/NEG_S_ALL/NEG_C_OK/NEG_C_ALL (lines) and RENEG_OK/RENEG_ALL.
+# "N connections" is want()'s count throughout.
 neg_mark() { for _k in $(clients); do neg_count "$_k" >"$S/neg0.$_k"; done; }
 neg_check() {
 	_n=$1 _when=$2 _rn=$3 _t=0
@@ -172,15 +181,16 @@ neg_check() {
 			cctl "$_k" conns >"$S/cc.$_k.all"
 			grep 'role=' "$S/cc.$_k.all" >"$S/cc.$_k"
 			expect "$_k"
+			_nw=$(want "$_k" "$_n")
 			_ok=1
-			[ "$(grep -c . "$S/sc.$_k")" = "$_n" ] && [ "$(matching "$S/sc.$_k" "$EXP_S")" = "$_n" ] || _ok=0
+			[ "$(grep -c . "$S/sc.$_k")" = "$_nw" ] && [ "$(matching "$S/sc.$_k" "$EXP_S")" = "$_nw" ] || _ok=0
 			if grep -q 'module=ours' "$S/info.$_k"; then
-				[ "$(grep -c . "$S/cc.$_k")" = "$_n" ] && [ "$(matching "$S/cc.$_k" "$EXP_C")" = "$_n" ] || _ok=0
+				[ "$(grep -c . "$S/cc.$_k")" = "$_nw" ] && [ "$(matching "$S/cc.$_k" "$EXP_C")" = "$_nw" ] || _ok=0
 			else
-				[ "$(kv "$(grep xprts= "$S/cc.$_k.all")" connected)" = "$_n" ] || _ok=0
+				[ "$(kv "$(grep xprts= "$S/cc.$_k.all")" connected)" = "$_nw" ] || _ok=0
 			fi
 			if [ "$_rn" = 1 ]; then
-				[ $(($(neg_count "$_k") - $(cat "$S/neg0.$_k"))) -ge "$_n" ] || _ok=0
+				[ $(($(neg_count "$_k") - $(cat "$S/neg0.$_k"))) -ge "$_nw" ] || _ok=0
 			fi
 			[ $_ok = 1 ] || _all=0
 		done
@@ -190,34 +200,36 @@ neg_check() {
 	done
 	for _k in $(clients); do
 		expect "$_k"
+		_nw=$(want "$_k" "$_n")
 		_prof=$(profile "$_k")
 		sed "s/^/RPCRDMA-SCALE-CONN: $_n $_when c$_k $_prof server /" "$S/sc.$_k"
 		sed "s/^/RPCRDMA-SCALE-CONN: $_n $_when c$_k $_prof client /" "$S/cc.$_k"
 		_ns=$(grep -c . "$S/sc.$_k") _ms=$(matching "$S/sc.$_k" "$EXP_S")
-		NEG_S_OK=$((NEG_S_OK + $(min "$_ms" "$_n")))
+		NEG_S_OK=$((NEG_S_OK + $(min "$_ms" "$_nw")))
+		NEG_S_ALL=$((NEG_S_ALL + _nw))
 		_ok=0
-		[ "$_ns" = "$_n" ] && [ "$_ms" = "$_n" ] && _ok=1
-		check "n$_n-$_when-c$_k-server" "$_prof: $_ns connection(s), $_ms with $EXP_S (want $_n)$([ $_ok = 1 ] || echo " | got: $(paste -sd'|' "$S/sc.$_k")")" [ $_ok = 1 ]
+		[ "$_ns" = "$_nw" ] && [ "$_ms" = "$_nw" ] && _ok=1
+		check "n$_n-$_when-c$_k-server" "$_prof: $_ns connection(s), $_ms with $EXP_S (want $_nw)$([ $_ok = 1 ] || echo " | got: $(paste -sd'|' "$S/sc.$_k")")" [ $_ok = 1 ]
 		_x=$(grep xprts= "$S/cc.$_k.all")
 		if grep -q 'module=ours' "$S/info.$_k"; then
 			_nc=$(grep -c . "$S/cc.$_k") _mc=$(matching "$S/cc.$_k" "$EXP_C")
-			NEG_C_OK=$((NEG_C_OK + $(min "$_mc" "$_n")))
-			NEG_C_ALL=$((NEG_C_ALL + _n))
+			NEG_C_OK=$((NEG_C_OK + $(min "$_mc" "$_nw")))
+			NEG_C_ALL=$((NEG_C_ALL + _nw))
 			_ok=0
-			[ "$_nc" = "$_n" ] && [ "$_mc" = "$_n" ] && _ok=1
-			check "n$_n-$_when-c$_k-client" "$_prof: $_nc connection(s), $_mc with $EXP_C (want $_n; $_x)$([ $_ok = 1 ] || echo " | got: $(paste -sd'|' "$S/cc.$_k")")" [ $_ok = 1 ]
+			[ "$_nc" = "$_nw" ] && [ "$_mc" = "$_nw" ] && _ok=1
+			check "n$_n-$_when-c$_k-client" "$_prof: $_nc connection(s), $_mc with $EXP_C (want $_nw; $_x)$([ $_ok = 1 ] || echo " | got: $(paste -sd'|' "$S/cc.$_k")")" [ $_ok = 1 ]
 		else
 			# Debian's module has no debugfs: sunrpc's transports
 			_ok=0
-			[ "$(kv "$_x" connected)" = "$_n" ] && _ok=1
-			check "n$_n-$_when-c$_k-client" "$_prof: ${_x:-no answer} (want $_n connected)" [ $_ok = 1 ]
+			[ "$(kv "$_x" connected)" = "$_nw" ] && _ok=1
+			check "n$_n-$_when-c$_k-client" "$_prof: ${_x:-no answer} (want $_nw connected)" [ $_ok = 1 ]
 		fi
 		[ "$_rn" = - ] && continue
 		_d=$(($(neg_count "$_k") - $(cat "$S/neg0.$_k")))
-		RENEG_OK=$((RENEG_OK + $(min "$_d" "$_n")))
-		RENEG_ALL=$((RENEG_ALL + _n))
+		RENEG_OK=$((RENEG_OK + $(min "$_d" "$_nw")))
+		RENEG_ALL=$((RENEG_ALL + _nw))
 		if [ "$_rn" = 1 ]; then
-			check "n$_n-$_when-c$_k-renegotiated" "$_prof: $_d new negotiation(s) on the server (want $_n or more)" [ "$_d" -ge "$_n" ]
+			check "n$_n-$_when-c$_k-renegotiated" "$_prof: $_d new negotiation(s) on the server (want $_nw or more)" [ "$_d" -ge "$_nw" ]
 		else
 			status "n$_n-$_when-c$_k-renegotiated" INFO "$_prof: $_d new negotiation(s) on the server (a link down need not close a connection)"
 		fi
@@ -232,7 +244,7 @@ mem_snap() {
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 2
 	awk '{ sub(/:$/, "", $1); print $1, $2 }' /proc/meminfo >"$S/mem.$1"
-	awk 'NR > 2 { print $1, $3 * $4 }' /proc/slabinfo >"$S/slab.$1"
+	awk 'NR > 2 { print $1, $2 * $4 }' /proc/slabinfo >"$S/slab.$1"
 }
 # mem_field NAME FIELD: a meminfo field (KiB) of snapshot NAME
 mem_field() { awk -v f="$2" '$1 == f { print $2 }' "$S/mem.$1"; }
@@ -312,15 +324,21 @@ fault() {
 # scale_step N: one nconnect value, steps 1 to 6 of the header
 scale_step() {
 	_n=$1 _f0=$FAILS
-	NEG_S_OK=0 NEG_C_OK=0 NEG_C_ALL=0 RENEG_OK=0 RENEG_ALL=0 RECOVERED=0 FAULTS_RUN=0 REC_MAX=
+	NEG_S_OK=0 NEG_S_ALL=0 NEG_C_OK=0 NEG_C_ALL=0 RENEG_OK=0 RENEG_ALL=0 RECOVERED=0 FAULTS_RUN=0 REC_MAX=
 	progress "nconnect=$_n: no connection left, baseline memory"
 	wait_no_conns 90 || status "n$_n-idle" FAIL "connections still listed 90 s after every unmount: $(conns | wc -l)"
 	mem_snap "base-$_n"
 	progress "nconnect=$_n: $NCLIENTS client(s) mounting"
 	_bad=$(all mount "$_n")
-	wait_all mount 600 && [ -z "$_bad" ] ||
+	if ! wait_all mount 600 || [ -n "$_bad" ]; then
 		status "n$_n-mount" FAIL "not every client mounted:$(for _k in $(clients); do printf ' c%s %s;' "$_k" "$(cat "$S/res.$_k")"; done)"
-	progress "nconnect=$_n: checking every connection on both sides"
+		all umount >/dev/null
+		wait_all umount 120
+		return 1
+	fi
+	_want=0
+	for _k in $(clients); do _want=$((_want + $(want "$_k" "$_n"))); done
+	progress "nconnect=$_n: checking every connection on both sides ($_want in all)"
 	neg_check "$_n" mount -
 	_conns=$(conns | grep -c .)
 	[ "$_conns" -gt "$MAXCONNS" ] && MAXCONNS=$_conns
@@ -358,11 +376,17 @@ scale_step() {
 		[ "$_failed$_verify" = 00 ]
 	progress "nconnect=$_n: unmounting"
 	_bad=$(all umount)
-	wait_all umount 300 && [ -z "$_bad" ] ||
+	_go=0
+	if ! wait_all umount 300 || [ -n "$_bad" ]; then
 		status "n$_n-umount" FAIL "not every client unmounted:$(for _k in $(clients); do printf ' c%s %s;' "$_k" "$(cat "$S/res.$_k")"; done)"
+		_go=1
+	fi
+	# a mount that did not come back would hang the next steps too
+	[ "$RECOVERED" = "$FAULTS_RUN" ] || _go=1
 	_res=PASS
 	[ "$FAILS" = "$_f0" ] || _res=FAIL
-	echo "RPCRDMA-SCALE-STEP: n=$_n clients=$NCLIENTS conns=$_conns want=$((NCLIENTS * _n)) neg_server=$NEG_S_OK/$((NCLIENTS * _n)) neg_client=$NEG_C_OK/$NEG_C_ALL faults=$FAULTS_RUN recovered=$RECOVERED recover_max_s=${REC_MAX:--} renegotiated=$RENEG_OK/$RENEG_ALL passes=$_passes failed=$_failed verify=$_verify ops=$_ops memfree_kib=$_used slab_kib=$_slab per_conn_kib=$_pc slab_per_conn_kib=$_ps result=$_res"
+	echo "RPCRDMA-SCALE-STEP: n=$_n clients=$NCLIENTS nconnect_rdma=$(kv "$(cat "$S/info.0")" nconnect_rdma) conns=$_conns want=$_want neg_server=$NEG_S_OK/$NEG_S_ALL neg_client=$NEG_C_OK/$NEG_C_ALL faults=$FAULTS_RUN recovered=$RECOVERED recover_max_s=${REC_MAX:--} renegotiated=$RENEG_OK/$RENEG_ALL passes=$_passes failed=$_failed verify=$_verify ops=$_ops memfree_kib=$_used slab_kib=$_slab per_conn_kib=$_pc slab_per_conn_kib=$_ps result=$_res"
+	return $_go
 }
 
 scale_main() {
@@ -396,7 +420,9 @@ scale_main() {
 	done
 	if [ "$FAILS" = 0 ]; then
 		for _n in $SCALE_NCONNECT; do
-			scale_step "$_n"
+			scale_step "$_n" && continue
+			status scale-stopped FAIL "nconnect=$_n left a mount that did not recover or unmount: no later step"
+			break
 		done
 	fi
 	echo "RPCRDMA-SCALE-MAX: conns=$MAXCONNS"
