@@ -304,7 +304,7 @@ row() {
 		"$(field "$l" passes)" "$(field "$l" failed)" "$(field "$l" verify)" \
 		"$(field "$l" per_conn_kib)" "$(field "$l" slab_per_conn_kib)" "$(field "$l" result)"
 }
-HEAD="| kernel | clients | nconnect | clients' thresholds | connections on the server | negotiated exactly as configured | faults during fio | fio, crc32c verify, all clients | server memory per connection, KiB | step |"
+HEAD="| kernel | clients | nconnect | clients' thresholds | connections on the server | debugfs lines negotiated as configured, at the mount and after each fault | faults during fio | fio, crc32c verify, all clients | server memory per connection, KiB | step |"
 {
 	echo "# make scale"
 	echo
