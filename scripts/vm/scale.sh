@@ -97,7 +97,6 @@ for p in "${PROFILES[@]:0:$NCLIENTS}"; do
 	*) die "SCALE_PROFILES: '$p' is none of pdata0 (1 KiB), default, 16k, stock" ;;
 	esac
 done
-[ -n "${NCONNECT// /}" ] || die "SCALE_NCONNECT is empty: give nconnect values, e.g. \"1 4 16\""
 for n in $NCONNECT; do
 	num SCALE_NCONNECT "$n"
 	[ "$n" -ge 1 ] && [ "$n" -le 16 ] || die "SCALE_NCONNECT: $n is not between 1 and 16 (Linux's nconnect limit)"
