@@ -147,6 +147,10 @@ t_all=$SECONDS
 
 dir=$VM_RUNDIR/scale
 mkdir -p "$dir"
+# vm_prepare's traps, and the guests' images (five of about 120 MB) gone
+# however the run ends
+trap 'vm_cleanup; rm -f "$dir"/*.img "$dir"/*.mon.in "$dir"/*.mon.out' EXIT
+trap 'vm_cleanup; rm -f "$dir"/*.img "$dir"/*.mon.in "$dir"/*.mon.out; exit 130' INT TERM
 SLOG=$dir/server.log
 CLOGS=()
 LOGS=("$SLOG")
