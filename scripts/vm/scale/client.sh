@@ -169,6 +169,15 @@ case $SCALE_PROFILE in
 pdata0 | default | stock) ;;
 *) status "profile-c$SCALE_IDX" FAIL "unknown SCALE_PROFILE '$SCALE_PROFILE'" ;;
 esac
+# One NFSv4 client each: the client's owner string is "Linux NFSv4.x
+# <nodename>" (with the uniquifier, when set), and every guest boots as
+# "(none)". The same owner from another address is, to nfsd, that
+# client rebooted: it would drop the first client's state.
+hostname "rpcrdma-scale-c$SCALE_IDX"
+modprobe nfsv4
+_id=/sys/fs/nfs/net/nfs_client/identifier
+[ -w "$_id" ] && echo "rpcrdma-scale-c$SCALE_IDX-$VM_CLIENT_IP" >"$_id"
+step "NFSv4 client name: $(hostname)$([ -r "$_id" ] && echo ", identifier $(cat "$_id")")"
 command -v fio >/dev/null || status fio FAIL "no fio in the guest (make scale puts the host's there)"
 hung_watch
 heartbeat
