@@ -16,7 +16,7 @@ export KVER KSRC TOP
 KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print $$1}')
 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
-	kunit-module check check-full errtest hosttest lint vmtest demo bench soak fuzz tools siw matrix kernels ab \
+	kunit-module check check-full errtest hosttest lint vmtest demo bench soak scale fuzz tools siw matrix kernels ab \
 	patches patches-check debug-kernel debugtest \
 	buildroot-clean wireshark wireshark-patch install-wireshark install-wireshark-c \
 	uninstall-wireshark $(KNAMES)
@@ -55,6 +55,9 @@ bench: module ## measure chunks, RDMA operations and wire packets per RPC with a
 
 soak: module ## fio/stress-ng/dbench across device removal, nfsd restarts, reconnects, link drops (make rxe's rdma_rxe) (SOAK_SECONDS=, SOAK_SEED=, SOAK_LONG=1, SOAK_TRANSPORTS=siw)
 	@$(TOP)/scripts/vm/soak.sh
+
+scale: module ## one server VM, up to four client VMs (1 KiB, default, 16 KiB, stock), nconnect 1/4/16 over rxe: every connection negotiated on both sides, fio crc32c verify across nfsd restarts, link drops, device removal, server memory per connection -> Documentation/bench.md (SCALE_CLIENTS=, SCALE_NCONNECT=, SCALE_FAULTS=)
+	@$(TOP)/scripts/vm/scale.sh
 
 fuzz: ## fuzz the codec in userspace (FUZZ_SECONDS=, default 60)
 	@$(TOP)/scripts/fuzz.sh

@@ -20,8 +20,9 @@
 #   doctables.sh steps          a Markdown table of the step lines of a
 #                               scripts/check.sh summary read on stdin
 #
-# scripts/matrix.sh writes Documentation/kernels.md's block "matrix" and
-# scripts/vm/bench.sh Documentation/bench.md's block "bench" with put.
+# scripts/matrix.sh writes Documentation/kernels.md's block "matrix",
+# scripts/vm/bench.sh Documentation/bench.md's block "bench" and
+# scripts/vm/scale.sh its block "scale" with put.
 
 # Self-contained: no kernel lookup (scripts/lib.sh resolves $KVER when
 # sourced), so the tables can be written on any host.

@@ -450,10 +450,31 @@ vm_port() {
 	die "no free TCP port found on 127.0.0.1"
 }
 
-# vm_start NAME ROLE INITRD LOG NETARG: boot one guest in the background;
-# its PID lands in VM_PID and VM_PIDS.
+# vm_nic_mac ROLE N: the MAC of a guest's NIC N (0: its first, eth0):
+# 52:54:00:52:<44 + N>:01 on the server, :02 on a client, so both ends
+# of link N differ in the last octet only and every server NIC is told
+# apart from the others (make scale: scripts/vm/scale.sh).
+vm_nic_mac() {
+	local last=01
+	[ "$1" = server ] || last=02
+	printf '52:54:00:52:%02x:%s\n' $((0x44 + $2)) "$last"
+}
+
+# vm_start NAME ROLE INITRD LOG NETARG [NETARG...]: boot one guest in the
+# background; its PID lands in VM_PID and VM_PIDS. Each NETARG is a
+# socket netdev's "listen=..." or "connect=..." and gets a virtio NIC of
+# its own, in order (the guest's eth0 first; the extra NICs' MACs from
+# vm_nic_mac, so the guest finds them by MAC: VM_EXTRA_NICS in
+# guest/lib.sh). VM_MAC, if set, is the first NIC's MAC instead of the
+# role's (a client on the server's link N: vm_nic_mac client N).
 vm_start() {
-	local name=$1 role=$2 initrd=$3 log=$4 net=$5 mac dump=()
+	local name=$1 role=$2 initrd=$3 log=$4 net=$5 mac dump=() nics=() i=0 extra
+	shift 5
+	for extra in "$@"; do
+		i=$((i + 1))
+		nics+=(-netdev "socket,id=n$i,$extra"
+			-device "virtio-net-pci,id=nic$i,netdev=n$i,mac=$(vm_nic_mac "$role" $i)")
+	done
 	if [ "$role" = server ]; then
 		mac=52:54:00:52:44:01
 		case ${VM_PCAP:-} in
@@ -464,6 +485,7 @@ vm_start() {
 	else
 		mac=52:54:00:52:44:02
 	fi
+	mac=${VM_MAC:-$mac}
 	: >"$log"
 	# the monitor, for vm_blackbox: two FIFOs beside the log
 	rm -f "$log.mon.in" "$log.mon.out" "$log.blackbox"
@@ -477,7 +499,7 @@ vm_start() {
 		-append "console=ttyS0 loglevel=5 panic=-1 rdinit=/init no_timer_check sysrq_always_enabled${VM_APPEND:+ $VM_APPEND}" \
 		-serial "file:$log" -monitor "pipe:$log.mon" \
 		-netdev "socket,id=n0,$net" \
-		-device "virtio-net-pci,id=nic0,netdev=n0,mac=$mac" "${dump[@]}" \
+		-device "virtio-net-pci,id=nic0,netdev=n0,mac=$mac" "${dump[@]}" "${nics[@]}" \
 		</dev/null >"$log.qemu" 2>&1 &
 	VM_PID=$!
 	VM_PIDS+=("$VM_PID")

@@ -68,6 +68,7 @@ vm_boot() {
 	siw) modprobe -q crc32c_generic; modprobe siw && rdma link add siw0 type siw netdev eth0 ;;
 	*) modprobe rdma_rxe && rdma link add rxe0 type rxe netdev eth0 ;;
 	esac || status boot FAIL "cannot create the $VM_RDMA device on eth0"
+	extra_nics
 	# make rxe's rdma_rxe (VM_RXE=fixed): the one loaded must be the
 	# host's (updates/, build ID), not Debian's
 	if [ "$VM_RDMA" = rxe ] && [ "${RXE_MODULE:-stock}" != stock ]; then
@@ -91,6 +92,29 @@ vm_boot() {
 	check "module-$VM_ROLE" "$RPCRDMA_MODULE ${where#/lib/modules/"$KVER"/} build-id=$RPCRDMA_BUILDID" [ $? -eq 0 ]
 	for p in /sys/module/rpcrdma/parameters/*; do
 		[ -e "$p" ] && step "param ${p##*/}=$(cat "$p")"
+	done
+}
+
+# extra_nics: the NICs beyond eth0 that VM_EXTRA_NICS names ("MAC=IP
+# ...", the host's vm_start NETARGs after the first; make scale's server
+# has one per client link), each found by its MAC (the kernel's names
+# follow probe order, which nothing promises), brought up with IP/24 and
+# given an RDMA device of its own, rxe<N> or siw<N>, N from 1 in order.
+extra_nics() {
+	_n=0
+	for _e in ${VM_EXTRA_NICS:-}; do
+		_n=$((_n + 1))
+		_if=
+		for _a in /sys/class/net/*/address; do
+			[ "$(cat "$_a")" = "${_e%%=*}" ] && _if=$(basename "$(dirname "$_a")")
+		done
+		if [ -z "$_if" ]; then
+			status boot FAIL "no NIC with MAC ${_e%%=*} (VM_EXTRA_NICS)"
+			continue
+		fi
+		{ ip link set "$_if" up && ip addr add "${_e#*=}/24" dev "$_if" &&
+			rdma link add "${VM_RDMA}$_n" type "$VM_RDMA" netdev "$_if"; } ||
+			status boot FAIL "cannot bring up $_if (${_e%%=*}) as ${_e#*=} with ${VM_RDMA}$_n"
 	done
 }
 

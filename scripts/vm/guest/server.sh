@@ -9,7 +9,9 @@
 # "END <seq>" to .ctl/ack.
 #
 # /vm/env may set SERVER_SYSCTLS="key=value ..." (sysctl names, applied
-# before nfsd starts) and SERVER_THREADS (default 4).
+# before nfsd starts) and SERVER_THREADS (default 4). A script that
+# sources this one may set SERVER_MAIN to one of its functions: it runs
+# once nfsd is ready, instead of the srv loop (which then runs beside it).
 
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
@@ -181,7 +183,14 @@ if start_nfsd; then
 	status server-ready PASS "listening on $VM_SERVER_IP rdma 20049 ($(tr '\n' ' ' </proc/fs/nfsd/portlist))"
 	# readiness beacon for the client (wait_server in lib.sh)
 	nc -ll -p "$READY_PORT" -e /bin/true &
-	serve
+	# SERVER_MAIN: a function of the script that sourced this one (make
+	# scale's coordinator) runs here, with the srv channel behind it
+	if [ -n "${SERVER_MAIN:-}" ]; then
+		serve &
+		"$SERVER_MAIN"
+	else
+		serve
+	fi
 else
 	status server-ready FAIL "nfsd did not start; see the messages above"
 fi
