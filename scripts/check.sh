@@ -240,8 +240,11 @@ if [ "$tier" = full ]; then
 	has_target repo &&
 		step "prebuilt modules: from make repo's signed repository into fresh roots without a compiler, VM pair, upgrade, removal (make debtest DEBTEST_PATH=modules)" \
 			make -s debtest DEBTEST_PATH=modules
-	step "bare hosts: fresh bookworm and trixie roots, make demo and a bounded check (make hosttest)" \
-		make -s hosttest
+	# make demo in both roots; the bounded make check in trixie's only:
+	# CI runs make check on a bookworm host every time, and the bounded
+	# check in a second root costs eight minutes for what it adds
+	step "bare hosts: fresh bookworm and trixie roots, make demo in both, a bounded check in trixie's (make hosttest)" \
+		env HOSTTEST_CHECK_HOSTS=trixie make -s hosttest
 fi
 echo
 # check-full also writes the results into Documentation/kernels.md
