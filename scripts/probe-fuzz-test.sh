@@ -22,6 +22,11 @@
 #   - the live paths, both sides, against a fake RDMA-CM (LD_PRELOAD of
 #     tools/fuzz/probe_fake_cm.c): verdicts, counts, stops, exit codes,
 #     and scenario 16's pairing of the peer's events with the lines;
+#   - --flood against the same fake: the mix of every block of 10, the
+#     seed's order, hostile inputs that are --fuzz's, the outcome counts
+#     (the fake server sees every abandoned CM ID go with its answer
+#     unread), a server that accepts what it must refuse, one that stops
+#     answering, iWARP's refusals, --json;
 #   - bad arguments exit 2.
 # Usage: probe-fuzz-test.sh PROBE. Prints one line; exit 1 on a failure.
 
@@ -171,6 +176,70 @@ sum() {
 		printf '%s ' "$(echo " $line" | sed -n "s/.* $k=\([^ ]*\).*/$k=\1/p")"
 	done
 }
+# fsum KEY...: those keys of the run's flood-summary line
+fsum() {
+	local k line
+	line=$(grep '^flood-summary ' "$TMP/live")
+	for k in "$@"; do
+		printf '%s ' "$(echo " $line" | sed -n "s/.* $k=\([^ ]*\).*/$k=\1/p")"
+	done
+}
+# kinds: the kind of every cycle line of the last run, on one line
+kinds() { sed -n 's/^flood cycle=[0-9]* kind=\([a-z_]*\) .*/\1/p' "$TMP/live" | paste -sd' ' -; }
+# --flood against the fake server (scenario 17's probe side)
+flood_checks() {
+	local a b
+	live FAKE_CM_LOG="$TMP/fl.log" -- --flood 200 --seed 8797 -v 10.0.0.1
+	check "flood: 200 cycles to an RFC 8797 server that refuses no Read resources" \
+		"$rc $(fsum cycles good hostile abandon_req abandon_rep refuse established rejected abandoned failed unexpected unclean)" \
+		"0 cycles=200 good=80/0 hostile=60/0 abandon_req=20/0 abandon_rep=20/0 refuse=20/0 established=140 rejected=20 abandoned=40 failed=0 unexpected=0 unclean=0 "
+	check "flood: the fake server saw 40 CM IDs go with their answer unread" \
+		"$(grep -c '^fake-abandoned ' "$TMP/fl.log")" 40
+	check "flood: 3 progress lines, at 50, 100, 150 cycles" \
+		"$(sed -n 's/^flood-progress quarter=\([0-9]\) cycles=\([0-9]*\) .*/\1:\2/p' "$TMP/live" | paste -sd' ' -)" "1:50 2:100 3:150"
+	check "flood: every block of 10 is 4 good, 3 hostile, 1 of each other kind" \
+		"$(kinds | tr ' ' '\n' | awk '{ b = int((NR - 1) / 10); c[b, $1]++ }
+			END { for (i = 0; i < 20; i++) if (c[i, "good"] != 4 || c[i, "hostile"] != 3 ||
+				c[i, "abandon_req"] != 1 || c[i, "abandon_rep"] != 1 || c[i, "refuse"] != 1) bad++
+				print bad + 0 }')" 0
+	a=$(kinds)
+	check "flood: the blocks come in different orders" \
+		"$(kinds | tr ' ' '\n' | awk '{ o[int((NR - 1) / 10)] = o[int((NR - 1) / 10)] " " $1 }
+			END { for (i in o) n[o[i]]++; for (x in n) d++; print (d > 10) }')" 1
+	# the hostile cycles' blobs are --fuzz's inputs 0, 1, 2, ... of the seed
+	check "flood: the hostile blobs are --fuzz's, in order" \
+		"$(sed -n 's/^flood cycle=.* kind=hostile .* input=\([0-9]*\) .* hex=\([^ ]*\).*/\1 \2/p' "$TMP/live" | sha256sum)" \
+		"$("$P" --fuzz 60 --seed 8797 --fuzz-dry-run req | sed -n 's/^fuzz input=\([0-9]*\) .* hex=\([^ ]*\)$/\1 \2/p' | sha256sum)"
+	live -- --flood 200 --seed 8797 -v 10.0.0.1
+	check "flood: the same seed, the same cycles" "$(kinds)" "$a"
+	live -- --flood 200 --seed 1 -v 10.0.0.1
+	b=$(kinds)
+	check "flood: another seed, another order" "$([ "$a" != "$b" ] && echo differs)" differs
+	live FAKE_CM_SERVER=no-refuse -- --flood 200 --seed 8797 10.0.0.1
+	check "flood: a server that accepts a connection without Read resources" \
+		"$rc $(fsum refuse established unexpected) $(grep -c '^flood cycle=.* kind=refuse result=established verdict=unexpected ' "$TMP/live")" \
+		"1 refuse=20/20 established=160 unexpected=20  20"
+	live FAKE_CM_SERVER=change=100 -- --flood 200 --seed 8797 10.0.0.1
+	check "flood: a server whose message changes" \
+		"$rc $(fsum abandon_req abandon_rep refuse)" "1 abandon_req=20/0 abandon_rep=20/0 refuse=20/0 "
+	live FAKE_CM_SERVER=silent=50 -- --flood 200 --seed 8797 --timeout 20 10.0.0.1
+	check "flood: a server that stops answering: 10 failures in a row end it" \
+		"$rc $(fsum failed unexpected) $(grep -c 'no answer to 10 connections in a row' "$TMP/live.err")" \
+		"1 failed=10 unexpected=10  1"
+	live FAKE_CM_IWARP=1 -- --flood 100 --seed 8797 10.0.0.1
+	check "flood: iWARP, whose refusals come as ECONNREFUSED" \
+		"$rc $(fsum field refuse rejected unexpected)" "0 field=mpa refuse=10/0 rejected=10 unexpected=0 "
+	if command -v python3 >/dev/null; then
+		live -- --flood 20 --seed 8797 --json 10.0.0.1
+		check "flood --json: objects, the summary last with numbers" "$(python3 -c '
+import json, sys
+objs = [json.loads(line) for line in open(sys.argv[1])]
+s = objs[-1]
+print(s["event"], s["cycles"], s["good"], s["unexpected"], len([o for o in objs if o["event"] == "flood"]))' "$TMP/live")" \
+			"flood-summary 20 8/0 0 20"
+	fi
+}
+
 if ldd "$P" 2>/dev/null | grep -q 'lib[at]san'; then
 	echo "probe-fuzz-test: $P runs under a sanitizer: the fake RDMA-CM checks are skipped" >&2
 elif ! fake_cm; then
@@ -205,12 +274,16 @@ else
 		"0 inputs=260 field=mpa mismatches=0  260 0 0"
 	live FAKE_CM_CLIENTS=3 -- --listen 20051 --fuzz 5 --seed 3 --wait 1
 	check "live: fewer clients than --fuzz, --wait 1" "$rc $(sum inputs)" "6 inputs=3 "
+	flood_checks
 fi
 
 for args in "--fuzz 0" "--fuzz 10 --fuzz-dry-run ib" "--seed 1 --fuzz-dry-run req" \
 	"--fuzz 10 --pdata 00 --fuzz-dry-run req" "--fuzz 10 --fuzz-dry-run req host" \
 	"--fuzz 10 --listen 20050 --fuzz-dry-run req" "--fuzz 10 --v2 host" \
-	"--fuzz 10 --corpus /nonexistent --fuzz-dry-run req"; do
+	"--fuzz 10 --corpus /nonexistent --fuzz-dry-run req" \
+	"--flood 0 host" "--flood 10" "--flood 10 --listen 20050" "--flood 10 --fuzz 10 host" \
+	"--flood 10 --pdata 00 host" "--flood 10 --corpus /tmp host" "--flood 10 --repeat 2 host" \
+	"--flood 10 --v2 host" "--flood 10 --reject host" "--seed 1 host"; do
 	# shellcheck disable=SC2086 # one word per option
 	"$P" $args >/dev/null 2>&1
 	check "exit of '$args'" $? 2
@@ -220,4 +293,4 @@ if [ $fails -ne 0 ]; then
 	echo "probe-fuzz-test: $fails of $checks checks failed" >&2
 	exit 1
 fi
-echo "probe-fuzz-test: $checks checks passed (seed 1 sha256 ${WANT_SHA:0:12}, 5 classes x 200, lengths 0..56, offsets 0..52, versions 0..255, cuts 0..8, mpa 0..252, scenario 7's 11 cases, live paths on a fake CM)"
+echo "probe-fuzz-test: $checks checks passed (seed 1 sha256 ${WANT_SHA:0:12}, 5 classes x 200, lengths 0..56, offsets 0..52, versions 0..255, cuts 0..8, mpa 0..252, scenario 7's 11 cases, live paths on a fake CM, --flood's mix and counts)"

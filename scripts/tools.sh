@@ -49,7 +49,7 @@ msg "tools: building $BIN ($version)"
 	tools/rpcrdma-cm-probe-listen.c tools/rpcrdma-cm-probe-output.c \
 	tools/rpcrdma-cm-probe-read.c tools/rpcrdma-cm-probe-v2.c \
 	tools/rpcrdma-cm-probe-v2io.c tools/rpcrdma-cm-probe-fuzz.c \
-	tools/rpcrdma-cm-probe-fuzzrun.c \
+	tools/rpcrdma-cm-probe-fuzzrun.c tools/rpcrdma-cm-probe-flood.c \
 	net/sunrpc/xprtrdma/rpcrdma_pdata.c \
 	net/sunrpc/xprtrdma/rpcrdma_xchar.c \
 	net/sunrpc/xprtrdma/rpcrdma_xchar_sm.c \

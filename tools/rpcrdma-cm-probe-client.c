@@ -10,6 +10,7 @@
 
 #define _GNU_SOURCE
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -198,11 +199,62 @@ static int probe_prepare(struct probe_conn *c, const struct addrinfo *ai,
 	return 0;
 }
 
+/* Sleep @ms milliseconds; a signal (SIGUSR1) does not cut it short */
+static void probe_sleep_ms(int ms)
+{
+	struct timespec ts = {
+		.tv_sec = ms / 1000,
+		.tv_nsec = (ms % 1000) * 1000000L,
+	};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* --flood: leave a connection before it is established. The CM event
+ * that answers the request is never read: reading it is what has
+ * librdmacm move the QP to RTS and send the RTU, so the server stays
+ * in the state the request or its REP left it in until the caller's
+ * rdma_destroy_id() ends it (a REJ on IB and RoCE, a reset on
+ * iWARP). DROP_REQ waits @drop_ms first, whatever arrives meanwhile;
+ * DROP_REP waits until an answer is pending.
+ * Return: -1 (not established), with @o saying "abandoned" or why not.
+ */
+static int probe_abandon(struct probe_conn *c, enum probe_connect_how how,
+			 int drop_ms, struct probe_outcome *o)
+{
+	struct pollfd pfd = { .fd = c->id->channel->fd, .events = POLLIN };
+	int n;
+
+	if (how == PROBE_CONNECT_DROP_REQ) {
+		probe_sleep_ms(drop_ms);
+		probe_fail(o, PROBE_OK, "abandoned",
+			   "request left after %d ms", drop_ms);
+		return -1;
+	}
+	do {
+		n = poll(&pfd, 1, opts.timeout_ms);
+	} while (n < 0 && errno == EINTR);
+	if (n > 0)
+		probe_fail(o, PROBE_OK, "abandoned",
+			   "the answer left unread, no RTU sent");
+	else if (!n)
+		probe_fail(o, PROBE_TIMEOUT, "timeout",
+			   "no answer from %s within %d ms", o->peer,
+			   opts.timeout_ms);
+	else
+		probe_fail(o, PROBE_ERROR, "error", "poll: %s",
+			   strerror(errno));
+	return -1;
+}
+
 /* Send the connect request with @pd and wait for the server's answer;
  * an accept or a reject, with its private data, is kept in @o->reply.
+ * @how may offer no responder resources, or leave before the answer.
  * Return: 0 when established, else -1 with @o set.
  */
 static int probe_request(struct probe_conn *c, const u8 *pd, size_t pd_len,
+			 enum probe_connect_how how, int drop_ms,
 			 struct probe_outcome *o)
 {
 	struct rdma_conn_param param;
@@ -211,6 +263,12 @@ static int probe_request(struct probe_conn *c, const u8 *pd, size_t pd_len,
 
 	probe_conn_param(&param, pd, pd_len);
 	param.retry_count = 7;
+	/* The server's CM hands this over as the request's initiator
+	 * depth, the RDMA Reads it may have in flight towards this side;
+	 * svc_rdma_accept() refuses a connection that allows none.
+	 */
+	if (how == PROBE_CONNECT_NO_READS)
+		param.responder_resources = 0;
 	if (rdma_connect(c->id, &param)) {
 		ret = errno;
 		probe_fail(o, PROBE_ERROR, "error",
@@ -221,6 +279,8 @@ static int probe_request(struct probe_conn *c, const u8 *pd, size_t pd_len,
 			   "");
 		return -1;
 	}
+	if (how == PROBE_CONNECT_DROP_REQ || how == PROBE_CONNECT_DROP_REP)
+		return probe_abandon(c, how, drop_ms, o);
 	ret = probe_wait_on(c->id, opts.timeout_ms, &ev);
 	if (ret == -ETIMEDOUT) {
 		probe_fail(o, PROBE_TIMEOUT, "timeout",
@@ -279,17 +339,22 @@ static void probe_disconnect(struct probe_conn *c, struct probe_outcome *o)
 }
 
 /**
- * probe_connect_once - One active connection, from resolution to disconnect
+ * probe_connect_as - One active connection attempt, ended as @how says
  * @ai: the server's address
  * @pd: the private data to send
  * @pd_len: its length
- * @o: OUT: how it ended, with the server's reply
+ * @how: PROBE_CONNECT_FULL for probe_connect_once()'s whole cycle;
+ *       NO_READS offers the server no RDMA Read resources; DROP_REQ and
+ *       DROP_REP destroy the CM ID before the connection is established
+ * @drop_ms: DROP_REQ: how long after the request, in ms
+ * @o: OUT: how it ended; "abandoned" (exit code PROBE_OK) for a drop
  *
- * Resolve, connect with @pd, keep the reply's private data, run the
- * --read Calls, disconnect: --repeat and --fuzz make many of these.
+ * --flood's kinds of cycle share every step with probe_connect_once(),
+ * so that they differ only where they are meant to.
  */
-void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
-			size_t pd_len, struct probe_outcome *o)
+void probe_connect_as(const struct addrinfo *ai, const u8 *pd, size_t pd_len,
+		      enum probe_connect_how how, int drop_ms,
+		      struct probe_outcome *o)
 {
 	struct probe_conn c = { };
 
@@ -303,12 +368,29 @@ void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 			   strerror(errno));
 		return;
 	}
-	if (!probe_prepare(&c, ai, o) && !probe_request(&c, pd, pd_len, o)) {
+	if (!probe_prepare(&c, ai, o) &&
+	    !probe_request(&c, pd, pd_len, how, drop_ms, o)) {
 		probe_do_reads(&c, pd, pd_len, o);
 		probe_hold();
 		probe_disconnect(&c, o);
 	}
 	probe_drop_conn(&c);
+}
+
+/**
+ * probe_connect_once - One active connection, from resolution to disconnect
+ * @ai: the server's address
+ * @pd: the private data to send
+ * @pd_len: its length
+ * @o: OUT: how it ended, with the server's reply
+ *
+ * Resolve, connect with @pd, keep the reply's private data, run the
+ * --read Calls, disconnect: --repeat and --fuzz make many of these.
+ */
+void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
+			size_t pd_len, struct probe_outcome *o)
+{
+	probe_connect_as(ai, pd, pd_len, PROBE_CONNECT_FULL, 0, o);
 }
 
 /**

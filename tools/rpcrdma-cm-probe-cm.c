@@ -131,10 +131,10 @@ int probe_next_event(int timeout_ms, struct probe_event *out)
 	}
 	rdma_ack_cm_event(ev);
 
-	/* --fuzz: one line per connection says enough; five per input
-	 * would be half a million lines for a run of 100000
+	/* --fuzz, --flood: one line per connection says enough; five
+	 * per input would be half a million lines for a run of 100000
 	 */
-	if (opts.verbose && !opts.json && !opts.fuzz)
+	if (opts.verbose && !opts.json && !opts.fuzz && !opts.flood)
 		fprintf(stderr, "%s: event %s, status %d, %zu octets of private data\n",
 			prog, rdma_event_str(out->type), out->status,
 			out->pdata_len);

@@ -31,12 +31,6 @@
 
 #include "rpcrdma-cm-probe.h"
 
-/* Active side: connections in a row that got no answer before the run
- * stops. A server that died would otherwise cost --timeout per input
- * left: 5 s each, days for a run of 100000.
- */
-#define PROBE_FUZZ_GIVE_UP	10
-
 /* What a run counted, by class and by how the connections ended */
 struct probe_fuzz_tally {
 	unsigned long tried[PROBE_FUZZ_NCLASSES + 1];
@@ -139,14 +133,22 @@ static bool probe_fuzz_same(const struct rpcrdma_pdata *a,
 	       a->offset == b->offset;
 }
 
-/* The control connection: the probe's own message, as a client sends
- * it. Return: PROBE_OK with the server's message in @ref, its limits in
- * @srv and the field in @f, or the exit code after a message.
+/**
+ * probe_fuzz_control - The control connection of an active --fuzz or --flood
+ * @ai: the server's address
+ * @ref: OUT: the server's RFC 8797 message, what every accept must carry
+ * @srv: OUT: the limits it advertised
+ * @f: OUT: the field the connect requests' blobs go into
+ *
+ * The probe's own message, as a client sends it; prints the
+ * fuzz-control line (this side's port, the device, the field).
+ *
+ * Return: PROBE_OK, or the exit code after a message.
  */
-static enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
-					  struct rpcrdma_pdata *ref,
-					  struct rpcrdma_pdata_limits *srv,
-					  const struct probe_fuzz_field **f)
+enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
+				   struct rpcrdma_pdata *ref,
+				   struct rpcrdma_pdata_limits *srv,
+				   const struct probe_fuzz_field **f)
 {
 	enum rpcrdma_pdata_status st;
 	struct probe_outcome o;
@@ -179,9 +181,45 @@ static enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
 	return PROBE_OK;
 }
 
-/* Judge one active connection and count how it ended. The server's
- * message must be the control's: RFC 8797 has each peer advertise its
- * own limits (Section 4.2), so nothing a client sends may change it.
+/**
+ * probe_fuzz_reply_ok - Does an established connection's accept carry @ref
+ * @o: the connection, established
+ * @ref: the control connection's message from the server
+ * @why: OUT: what the accept carried instead, when it did not
+ * @why_len: size of @why
+ *
+ * The server's message must be the control's: RFC 8797 has each peer
+ * advertise its own limits (Section 4.2), so nothing a client sends
+ * may change it.
+ *
+ * Return: true when it is the control's message.
+ */
+bool probe_fuzz_reply_ok(const struct probe_outcome *o,
+			 const struct rpcrdma_pdata *ref, char *why,
+			 size_t why_len)
+{
+	enum rpcrdma_pdata_status st;
+	struct rpcrdma_pdata msg;
+
+	st = rpcrdma_pdata_parse(o->reply.pdata, o->reply.pdata_len, &msg);
+	if (st != RPCRDMA_PDATA_PRESENT) {
+		snprintf(why, why_len,
+			 "the server's accept no longer decodes (%s)",
+			 rpcrdma_pdata_status_name(st));
+		return false;
+	}
+	if (!probe_fuzz_same(&msg, ref)) {
+		snprintf(why, why_len,
+			 "the server advertised R=%d %u/%u at offset %u, to the control R=%d %u/%u at offset %u",
+			 msg.remote_inv, msg.send_size, msg.recv_size,
+			 msg.offset, ref->remote_inv, ref->send_size,
+			 ref->recv_size, ref->offset);
+		return false;
+	}
+	return true;
+}
+
+/* Judge one active connection and count how it ended.
  * Return: true when the server did what RFC 8797 asks; @why says what
  * it did instead.
  */
@@ -190,30 +228,11 @@ static bool probe_fuzz_judge(const struct probe_outcome *o,
 			     struct probe_fuzz_tally *t, char *why,
 			     size_t why_len)
 {
-	enum rpcrdma_pdata_status st;
-	struct rpcrdma_pdata msg;
-
 	*why = '\0';
 	if (o->code == PROBE_OK) {
 		t->established++;
 		t->unclean += !o->clean_disconnect;
-		st = rpcrdma_pdata_parse(o->reply.pdata, o->reply.pdata_len,
-					 &msg);
-		if (st != RPCRDMA_PDATA_PRESENT) {
-			snprintf(why, why_len,
-				 "the server's accept no longer decodes (%s)",
-				 rpcrdma_pdata_status_name(st));
-			return false;
-		}
-		if (!probe_fuzz_same(&msg, ref)) {
-			snprintf(why, why_len,
-				 "the server advertised R=%d %u/%u at offset %u, to the control R=%d %u/%u at offset %u",
-				 msg.remote_inv, msg.send_size, msg.recv_size,
-				 msg.offset, ref->remote_inv, ref->send_size,
-				 ref->recv_size, ref->offset);
-			return false;
-		}
-		return true;
+		return probe_fuzz_reply_ok(o, ref, why, why_len);
 	}
 	/* a listener's reject is an answer; nothing listening is not */
 	if (!strcmp(o->result, "rejected")) {

@@ -83,12 +83,17 @@ static void probe_usage(FILE *f)
 		"                     data blob (classes length, offset, version,\n"
 		"                     trunc, random in turn); check and count what\n"
 		"                     the peer did; exit 1 on any mismatch\n"
-		"  --seed S           the generator's seed (default: from the clock,\n"
-		"                     printed)\n"
+		"  --seed S           the generator's seed, --fuzz and --flood (default:\n"
+		"                     from the clock, printed)\n"
 		"  --corpus DIR       send DIR's files (raw private data) first\n"
 		"  --fuzz-dry-run req|rep|mpa  print the N blobs, their class and the\n"
 		"                     expected verdict for that field (IB/RoCE REQ %d,\n"
 		"                     REP %d, iWARP MPA %d octets); no RDMA needed\n"
+		"  --flood N          N connect/disconnect cycles against a server, in\n"
+		"                     blocks of 10 (4 good, 3 --fuzz inputs, 1 left at\n"
+		"                     the request, 1 left at the reply, 1 the server\n"
+		"                     must refuse) shuffled by --seed; count each\n"
+		"                     outcome; exit 1 if one is not what its kind asks\n"
 		"Both:\n"
 		"  --timeout MS       limit for each connection step (default %d)\n"
 		"  --json             one JSON object per line, for scripts\n"
@@ -225,7 +230,7 @@ enum {
 	OPT_TIMEOUT, OPT_HOLD, OPT_WAIT, OPT_READ, OPT_NO_REPLY_BUFFER,
 	OPT_V2, OPT_RBSIZ, OPT_RBSIZ_MAX, OPT_REQUEST, OPT_UPDATE, OPT_NULL,
 	OPT_BASE, OPT_NO_PROPS, OPT_FUZZ, OPT_FUZZ_SEED, OPT_CORPUS,
-	OPT_FUZZ_DRY_RUN,
+	OPT_FUZZ_DRY_RUN, OPT_FLOOD,
 };
 
 static const struct option probe_longopts[] = {
@@ -257,6 +262,7 @@ static const struct option probe_longopts[] = {
 	{ "seed",        required_argument, NULL, OPT_FUZZ_SEED },
 	{ "corpus",      required_argument, NULL, OPT_CORPUS },
 	{ "fuzz-dry-run", required_argument, NULL, OPT_FUZZ_DRY_RUN },
+	{ "flood",       required_argument, NULL, OPT_FLOOD },
 	{ "verbose",     no_argument,       NULL, 'v' },
 	{ "help",        no_argument,       NULL, 'h' },
 	{ "version",     no_argument,       NULL, 'V' },
@@ -386,6 +392,11 @@ static bool probe_fuzz_option(int c)
 		if (!opts.fuzz_dry)
 			probe_bad_usage("--fuzz-dry-run wants req, rep or mpa, not '%s'",
 					optarg);
+		return true;
+	case OPT_FLOOD:
+		opts.flood = probe_number("--flood", optarg, ULONG_MAX);
+		if (!opts.flood)
+			probe_bad_usage("--flood must be at least 1");
 		return true;
 	default:
 		return false;
@@ -588,16 +599,18 @@ static void probe_check_v2(const struct probe_seen *seen)
 static bool probe_check_fuzz(const struct probe_seen *seen, int argc)
 {
 	if (!opts.fuzz) {
-		if (opts.fuzz_seeded || opts.fuzz_corpus || opts.fuzz_dry)
-			probe_bad_usage("--seed, --corpus and --fuzz-dry-run need --fuzz");
+		if (opts.fuzz_corpus || opts.fuzz_dry)
+			probe_bad_usage("--corpus and --fuzz-dry-run need --fuzz");
+		if (opts.fuzz_seeded && !opts.flood)
+			probe_bad_usage("--seed needs --fuzz or --flood");
 		return false;
 	}
 	if (seen->sizes || seen->pdata || seen->no_pdata || opts.repeat ||
 	    seen->seed || opts.hold_ms || opts.nreads || opts.no_reply_buffer ||
-	    opts.reject || seen->count || opts.v2)
+	    opts.reject || seen->count || opts.v2 || opts.flood)
 		probe_bad_usage("--fuzz takes none of %s%s",
 				"--send-size, --recv-size, --no-r, --pdata, --no-pdata, --repeat, ",
-				"--random-seed, --hold, --read, --no-reply-buffer, --reject, --count, --v2");
+				"--random-seed, --hold, --read, --no-reply-buffer, --reject, --count, --v2, --flood");
 	if (!opts.fuzz_seeded)
 		opts.fuzz_seed = (unsigned long long)time(NULL) << 16 ^ getpid();
 	if (!opts.fuzz_dry)
@@ -605,6 +618,26 @@ static bool probe_check_fuzz(const struct probe_seen *seen, int argc)
 	if (opts.listen || optind != argc)
 		probe_bad_usage("--fuzz-dry-run connects nowhere: drop --listen and SERVER");
 	return true;
+}
+
+/* --flood: against a server, with the probe's own message and the
+ * --fuzz generator, so none of the private data or run options; the
+ * rest of the command line is the active side's as usual.
+ */
+static void probe_check_flood(const struct probe_seen *seen)
+{
+	if (!opts.flood)
+		return;
+	if (opts.listen)
+		probe_bad_usage("--flood connects to a server: drop --listen");
+	if (seen->sizes || seen->pdata || seen->no_pdata || opts.repeat ||
+	    seen->seed || opts.hold_ms || opts.nreads || opts.no_reply_buffer ||
+	    opts.v2)
+		probe_bad_usage("--flood takes none of %s%s",
+				"--send-size, --recv-size, --no-r, --pdata, --no-pdata, --repeat, ",
+				"--random-seed, --hold, --read, --no-reply-buffer, --v2");
+	if (!opts.fuzz_seeded)
+		opts.fuzz_seed = (unsigned long long)time(NULL) << 16 ^ getpid();
 }
 
 /**
@@ -648,6 +681,7 @@ void probe_parse_args(int argc, char **argv)
 	probe_check_v2(&seen);
 	if (probe_check_fuzz(&seen, argc))
 		return;
+	probe_check_flood(&seen);
 
 	if (seen.pdata + seen.no_pdata + seen.sizes > 1)
 		probe_bad_usage("--pdata, --no-pdata and the size/R options exclude each other");

@@ -71,7 +71,9 @@ int main(int argc, char **argv)
 	if (ret)
 		return ret;
 	ret = probe_check_devices();
-	if (ret == PROBE_OK && opts.fuzz)
+	if (ret == PROBE_OK && opts.flood)
+		ret = probe_flood_active(ai);
+	else if (ret == PROBE_OK && opts.fuzz)
 		ret = opts.listen ? probe_fuzz_listen(ai) : probe_fuzz_active(ai);
 	else if (ret == PROBE_OK)
 		ret = opts.v2 ? (opts.listen ? probe_v2_listen(ai) :

@@ -15,6 +15,8 @@
  *   rpcrdma-cm-probe-fuzz.c    --fuzz: the generator, the oracle and
  *                              --fuzz-dry-run (no RDMA at all)
  *   rpcrdma-cm-probe-fuzzrun.c --fuzz: the connections, both sides
+ *   rpcrdma-cm-probe-flood.c   --flood: connection cycles at volume,
+ *                              good, hostile, abandoned and refused
  */
 #ifndef RPCRDMA_CM_PROBE_H
 #define RPCRDMA_CM_PROBE_H
@@ -101,6 +103,20 @@ struct probe_fuzz_verdict {
 /* The corpus, read before the first connection */
 #define PROBE_FUZZ_CORPUS_MAX	1024
 
+/* --fuzz and --flood, active side: connections in a row that got no
+ * answer before the run stops. A server that died would otherwise cost
+ * --timeout per input left: 5 s each, days for a run of 100000.
+ */
+#define PROBE_FUZZ_GIVE_UP	10
+
+/* How probe_connect_as() makes and ends one attempt (--flood's kinds) */
+enum probe_connect_how {
+	PROBE_CONNECT_FULL,	/* established, --read, --hold, disconnect */
+	PROBE_CONNECT_NO_READS,	/* no responder resources: to be refused */
+	PROBE_CONNECT_DROP_REQ,	/* CM ID destroyed soon after the request */
+	PROBE_CONNECT_DROP_REP,	/* ... once an answer is pending, unread */
+};
+
 /* Exit codes, documented in rpcrdma-cm-probe(8) */
 enum probe_exit {
 	PROBE_OK = 0,
@@ -168,6 +184,7 @@ struct probe_opts {
 	unsigned long long fuzz_seed;
 	const char *fuzz_corpus;	/* --corpus DIR */
 	const struct probe_fuzz_field *fuzz_dry;	/* --fuzz-dry-run */
+	unsigned long flood;		/* --flood N, 0: no flood */
 };
 
 /* The parts of a CM event the probe keeps after acknowledging it */
@@ -285,6 +302,9 @@ void probe_conn_param(struct rdma_conn_param *param, const u8 *pd,
 /* rpcrdma-cm-probe-client.c */
 void probe_catch_release(void);
 u64 probe_rand(u64 *state);
+void probe_connect_as(const struct addrinfo *ai, const u8 *pd, size_t pd_len,
+		      enum probe_connect_how how, int drop_ms,
+		      struct probe_outcome *o);
 void probe_connect_once(const struct addrinfo *ai, const u8 *pd,
 			size_t pd_len, struct probe_outcome *o);
 enum probe_exit probe_active(const struct addrinfo *ai);
@@ -354,7 +374,17 @@ void probe_fuzz_line(const char *line);
 enum probe_exit probe_fuzz_dry_run(void);
 
 /* rpcrdma-cm-probe-fuzzrun.c */
+enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
+				   struct rpcrdma_pdata *ref,
+				   struct rpcrdma_pdata_limits *srv,
+				   const struct probe_fuzz_field **f);
+bool probe_fuzz_reply_ok(const struct probe_outcome *o,
+			 const struct rpcrdma_pdata *ref, char *why,
+			 size_t why_len);
 enum probe_exit probe_fuzz_active(const struct addrinfo *ai);
 enum probe_exit probe_fuzz_listen(const struct addrinfo *ai);
+
+/* rpcrdma-cm-probe-flood.c */
+enum probe_exit probe_flood_active(const struct addrinfo *ai);
 
 #endif /* RPCRDMA_CM_PROBE_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A fake RDMA-CM for the host test of rpcrdma-cm-probe --fuzz: an
+ * A fake RDMA-CM for the host test of rpcrdma-cm-probe --fuzz and --flood: an
  * LD_PRELOAD library that answers the librdmacm and libibverbs calls the
  * probe makes, without any RDMA device, so that the live --fuzz paths
  * (control connection, judging, counting, the listener's events, exit
@@ -15,16 +15,22 @@
  *                    "change=K" (from request K on, the control being
  *                    request 0, advertise 2048 instead), "reject=K"
  *                    (reject request K), "silent=K" (answer nothing
- *                    from request K on)
+ *                    from request K on), "no-refuse" (accept a request
+ *                    that offers no responder resources, which the
+ *                    server otherwise rejects as svcrdma does)
  *   FAKE_CM_CLIENTS  for --listen: that many clients connect, each
  *                    with the message of a 4096/4096, R client
  *   FAKE_CM_LOG      a file where the fake peer writes one line per
  *                    connection it completed, as its kernel module's
- *                    rpcrdma_cm_negotiate event would read
+ *                    rpcrdma_cm_negotiate event would read, and a
+ *                    "fake-abandoned port=P" line per CM ID destroyed
+ *                    with an answer it never read (--flood)
  *   FAKE_CM_IWARP    1: an iWARP device under siw's rules instead: 252
  *                    octets each way, delivered exact, not padded
  * Ports: each connection gets the next of 40000..40049, so that they
- * come back as the ephemeral range of a long run does.
+ * come back as the ephemeral range of a long run does. The channel's
+ * fd is a pipe holding one octet per queued event, so that poll()
+ * says what the kernel's would: readable while an event waits.
  */
 
 #define _GNU_SOURCE
@@ -61,6 +67,8 @@ static struct rdma_cm_event *fake_queue[FAKE_QUEUE];
 static unsigned int fake_head, fake_count;
 static unsigned long fake_requests, fake_ports, fake_clients_left;
 static struct rdma_cm_id *fake_listen;
+/* The channel's fd is fake_pipe[0]: one octet per queued event */
+static int fake_pipe[2] = { -1, -1 };
 
 /* Each event's private data lives behind it, freed with it */
 struct fake_event {
@@ -107,6 +115,42 @@ static void fake_push(struct rdma_cm_id *id, struct rdma_cm_id *listen,
 		fe->ev.param.conn.private_data_len = len;
 	}
 	fake_queue[(fake_head + fake_count++) % FAKE_QUEUE] = &fe->ev;
+	if (write(fake_pipe[1], "e", 1) != 1)
+		abort();
+}
+
+/* Take one octet off the channel's pipe, for an event taken or dropped */
+static void fake_unsignal(void)
+{
+	char c;
+
+	if (read(fake_pipe[0], &c, 1) != 1)
+		abort();
+}
+
+/* The kernel frees the events of a destroyed ID that were never read;
+ * so does the fake. Return: how many there were.
+ */
+static unsigned int fake_purge(struct rdma_cm_id *id)
+{
+	struct rdma_cm_event *keep[FAKE_QUEUE];
+	unsigned int i, n = 0, dropped = 0;
+	struct rdma_cm_event *ev;
+
+	for (i = 0; i < fake_count; i++) {
+		ev = fake_queue[(fake_head + i) % FAKE_QUEUE];
+		if (ev->id == id) {
+			free(ev);
+			fake_unsignal();
+			dropped++;
+		} else {
+			keep[n++] = ev;
+		}
+	}
+	for (i = 0; i < n; i++)
+		fake_queue[(fake_head + i) % FAKE_QUEUE] = keep[i];
+	fake_count = n;
+	return dropped;
 }
 
 /* How request @n is answered: FAKE_CM_SERVER's WORD=K applies from K */
@@ -117,6 +161,13 @@ static bool fake_from(const char *word, unsigned long n)
 
 	return s && !strncmp(s, word, len) && s[len] == '=' &&
 	       n >= strtoul(s + len + 1, NULL, 10);
+}
+
+static bool fake_is(const char *word)
+{
+	const char *s = getenv("FAKE_CM_SERVER");
+
+	return s && !strcmp(s, word);
 }
 
 static bool fake_at(const char *word, unsigned long n)
@@ -227,17 +278,18 @@ struct rdma_event_channel *rdma_create_event_channel(void)
 {
 	struct rdma_event_channel *ch = calloc(1, sizeof(*ch));
 
-	/* always readable: the probe's poll() returns, rdma_get_cm_event()
-	 * says EAGAIN while the queue is empty
-	 */
-	if (ch)
-		ch->fd = open("/dev/null", O_RDONLY);
+	if (!ch || pipe(fake_pipe)) {
+		free(ch);
+		return NULL;
+	}
+	ch->fd = fake_pipe[0];
 	return ch;
 }
 
 void rdma_destroy_event_channel(struct rdma_event_channel *ch)
 {
-	close(ch->fd);
+	close(fake_pipe[0]);
+	close(fake_pipe[1]);
 	free(ch);
 }
 
@@ -251,6 +303,7 @@ int rdma_get_cm_event(struct rdma_event_channel *ch, struct rdma_cm_event **ev)
 	*ev = fake_queue[fake_head];
 	fake_head = (fake_head + 1) % FAKE_QUEUE;
 	fake_count--;
+	fake_unsignal();
 	return 0;
 }
 
@@ -280,8 +333,27 @@ int rdma_create_id(struct rdma_event_channel *ch, struct rdma_cm_id **id,
 	return 0;
 }
 
+/* A connect request whose answer was never read: the probe left it
+ * (--flood), and the fake server would see the CM ID go
+ */
+static void fake_log_abandoned(struct rdma_cm_id *id)
+{
+	const char *path = getenv("FAKE_CM_LOG");
+	FILE *f;
+
+	if (!path)
+		return;
+	f = fopen(path, "a");
+	if (!f)
+		return;
+	fprintf(f, "fake-abandoned port=%u\n", ntohs(rdma_get_src_port(id)));
+	fclose(f);
+}
+
 int rdma_destroy_id(struct rdma_cm_id *id)
 {
+	if (fake_purge(id))
+		fake_log_abandoned(id);
 	free(id);
 	return 0;
 }
@@ -367,8 +439,16 @@ int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
 	}
 	if (fake_from("silent", n))
 		return 0;
-	if (fake_at("reject", n)) {
-		fake_push(id, NULL, RDMA_CM_EVENT_REJECTED, 28, rep,
+	/* svc_rdma_accept() refuses an initiator depth of 0, which is
+	 * what the server's CM makes of a request's responder resources
+	 */
+	if (fake_at("reject", n) ||
+	    (!param->responder_resources && !fake_is("no-refuse"))) {
+		/* a REJ (consumer reason 28) with its 148 octets, or
+		 * iWARP's reset, which reaches a client as ECONNREFUSED
+		 */
+		fake_push(id, NULL, RDMA_CM_EVENT_REJECTED,
+			  fake_iwarp() ? -ECONNREFUSED : 28, rep,
 			  fake_iwarp() ? 0 : 148);
 		return 0;
 	}

@@ -402,6 +402,52 @@ data_check() {
 	fi
 }
 
+# copy_loop_start TAG: in the background, copy one 2 MiB file of random
+# octets to $MNT/TAG_0, TAG_1, TAG_2 in turn, a second apart, each copy
+# read back at once with O_DIRECT (over the wire) and sha256-compared,
+# until copy_loop_stop; NFS I/O beside whatever a scenario does to the
+# transport (scenarios 7 and 16 run the same loop inline)
+copy_loop_start() {
+	head -c 2097152 /dev/urandom >/tmp/big
+	BIGSUM=$(sha256sum </tmp/big | cut -d' ' -f1)
+	rm -f /tmp/stop /tmp/copies /tmp/copyerr
+	(
+		_i=0
+		while [ ! -e /tmp/stop ]; do
+			_i=$((_i + 1))
+			_f=$MNT/$1_$((_i % 3))
+			if cp /tmp/big "$_f" &&
+			   [ "$(dd if="$_f" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1)" = "$BIGSUM" ]; then
+				echo "$_i" >>/tmp/copies
+			else
+				echo "$_i" >>/tmp/copyerr
+			fi
+			sleep 1
+		done
+	) &
+	COPY_PID=$!
+	step "copy loop started (2 MiB files $1_0..2, pid $COPY_PID)"
+}
+
+# copy_loop_stop TAG CHECK WHAT: stop the loop; CHECK passes when it
+# made at least 2 copies across WHAT, every one read back exact, and
+# the server's sha256 of the 3 files is the file's
+copy_loop_stop() {
+	touch /tmp/stop
+	wait "$COPY_PID"
+	_n=$(grep -c . /tmp/copies 2>/dev/null)
+	_e=$(grep -c . /tmp/copyerr 2>/dev/null)
+	drop_caches
+	_bad=0
+	srv sums "$1_0" "$1_1" "$1_2" >/tmp/ssums
+	for _i in 0 1 2; do
+		[ "$(grep " $1_$_i\$" /tmp/ssums | cut -d' ' -f1)" = "$BIGSUM" ] || _bad=$((_bad + 1))
+	done
+	_ok=0
+	[ "${_n:-0}" -ge 2 ] && [ "${_e:-0}" -eq 0 ] && [ $_bad -eq 0 ] && _ok=1
+	check "$2" "${_n:-0} copies of 2 MiB across $3 read back (O_DIRECT) exact, ${_e:-0} failed; $_bad of the 3 final files differ on the server" [ $_ok = 1 ]
+}
+
 # phase NAME VERS EXPECT_CLIENT EXPECT_SERVER SWI [THRESH [MOUNT_OPTS]]
 #   One mount and its checks: mount NFS VERS over RDMA; compare each
 #   side's debugfs line with EXPECT_* ("k=v ..."; "-" skips a side, e.g.

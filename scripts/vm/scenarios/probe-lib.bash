@@ -2,7 +2,7 @@
 # shellcheck shell=bash
 # Host-side helper for the scenarios that run tools/rpcrdma-cm-probe or
 # rpcrdma-cm-status in the guests (01, 02, 07, 08, 09, 11, 12, 13, 15,
-# 16). Sourced by their sc_run.
+# 16, 17). Sourced by their sc_run.
 
 # sc_probe_guests: build the probe if needed (scripts/tools.sh, i.e.
 # `make tools`); mkinitramfs.sh puts build/tools/rpcrdma-cm-probe in the
