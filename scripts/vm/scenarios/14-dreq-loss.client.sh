@@ -38,8 +38,17 @@ secs() { awk -v a="$1" -v b="${2:-}" '{ if (b == "") b = $1; printf "%.1f", b - 
 # cm_ports: the client's RDMA CM IDs connected to the server's port 20049,
 # one client port a line
 cm_ports() {
-	rdma resource show cm_id 2>/dev/null |
-		sed -n "s/.* src-addr [0-9.]*:\([0-9]*\) dst-addr $VM_SERVER_IP:20049.*/\1/p"
+	rdma resource show cm_id 2>/dev/null | awk -v d="$VM_SERVER_IP:20049" '
+	# "src-addr A:P", also when the tool puts a blank after the colon
+	function addr(i,   a) { a = $(i + 1); if (a ~ /:$/) a = a $(i + 2); return a }
+	{
+		p = ""; m = 0
+		for (i = 1; i < NF; i++) {
+			if ($i == "src-addr") { p = addr(i); sub(/.*:/, "", p) }
+			if ($i == "dst-addr" && addr(i) == d) m = 1
+		}
+		if (m && p != "") print p
+	}'
 }
 # cm_dreq: this side's CM DREQ counters, "sent/retries" (the CM counts a
 # DREQ when its MAD completes, successfully or not)

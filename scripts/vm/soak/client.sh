@@ -124,13 +124,21 @@ line_ok() {
 # "PORT STATE" line each (rdma resource show cm_id: the client's own view
 # of its connections' source ports; STATE CONNECT while connected)
 cm_ids() {
-	rdma resource show cm_id 2>/dev/null | awk -v d="$VM_SERVER_IP:20049" '
+	rdma resource show cm_id 2>/dev/null | cm_id_ports "$VM_SERVER_IP:20049"
+}
+
+# cm_id_ports ADDR:PORT: of "rdma resource show cm_id" lines on stdin, the
+# CM IDs connected to ADDR:PORT, "PORT STATE" (the local port) a line
+cm_id_ports() {
+	awk -v d="$1" '
+	# "src-addr A:P", also when the tool puts a blank after the colon
+	function addr(i,   a) { a = $(i + 1); if (a ~ /:$/) a = a $(i + 2); return a }
 	{
 		p = ""; st = ""; m = 0
 		for (i = 1; i < NF; i++) {
 			if ($i == "state") st = $(i + 1)
-			if ($i == "src-addr") { p = $(i + 1); sub(/.*:/, "", p) }
-			if ($i == "dst-addr" && $(i + 1) == d) m = 1
+			if ($i == "src-addr") { p = addr(i); sub(/.*:/, "", p) }
+			if ($i == "dst-addr" && addr(i) == d) m = 1
 		}
 		if (m && p != "") print p, st
 	}'
