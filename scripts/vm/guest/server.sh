@@ -117,6 +117,49 @@ srv_restart_in() {
 	) >/dev/console 2>&1 &
 	echo scheduled
 }
+# stale_watch PEER MAX: from now on, every second, whether the registry
+# still lists the connection of PEER (client address:port), until it is
+# gone or MAX s have passed (in the background); stale_result says
+# "gone S", "listed S" (MAX reached) or "watching S", S the seconds
+# since the watch began; stale_trace PORT prints the connection events
+# recorded for that client port since (LD_REPRO=dreq-loss)
+srv_stale_watch() {
+	[ -r "$CONNS" ] || { echo "no $CONNS: not this module"; return 0; }
+	trace_faults
+	rm -f /tmp/stale.result
+	up >/tmp/stale.t0
+	(
+		_t0=$(cat /tmp/stale.t0)
+		while :; do
+			_e=$(awk -v a="$_t0" '{ printf "%.1f", $1 - a }' /proc/uptime)
+			if ! grep -aq "role=server peer=$1 " "$CONNS"; then
+				echo "gone $_e" >/tmp/stale.result
+				step "server: the transport of $1 is gone, $_e s after the watch began"
+				break
+			fi
+			if awk -v e="$_e" -v m="$2" 'BEGIN { exit !(e >= m) }'; then
+				echo "listed $_e" >/tmp/stale.result
+				step "server: the transport of $1 is still listed $_e s after the watch began"
+				break
+			fi
+			sleep 1
+		done
+	) >/dev/console 2>&1 &
+	echo watching
+}
+srv_stale_result() {
+	if [ -e /tmp/stale.result ]; then
+		cat /tmp/stale.result
+	elif [ -e /tmp/stale.t0 ]; then
+		echo "watching $(awk -v a="$(cat /tmp/stale.t0)" '{ printf "%.1f", $1 - a }' /proc/uptime)"
+	else
+		echo "no watch"
+	fi
+}
+srv_stale_trace() {
+	grep -av '^#' "$TRACING/trace" | grep -v svcrdma_post_send |
+		grep -aE ":$1([^0-9]|\$)" | tail -n 60
+}
 # debug kernels: kmemleak verdict and detector line on the console
 srv_leakcheck() { { leak_scan server; detectors server; } >/dev/console 2>&1; echo scanned; }
 
@@ -134,7 +177,7 @@ serve() {
 			{
 				echo "$last"
 				case $cmd in
-				conns|sums|sysctl|trace|trace_clear|restart|restart_in|restart_scan|pending_listener|dmesg|param|run|leakcheck|linkdown) "srv_$cmd" "$@" ;;
+				conns|sums|sysctl|trace|trace_clear|restart|restart_in|restart_scan|pending_listener|dmesg|param|run|leakcheck|linkdown|stale_watch|stale_result|stale_trace) "srv_$cmd" "$@" ;;
 				*) echo "unknown command $cmd" ;;
 				esac
 				echo "END $last"

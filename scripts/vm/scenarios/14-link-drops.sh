@@ -21,6 +21,11 @@
 # LD_REPRO=tx-stall runs the reproducer of rxe's transmit destructor
 # reaching a freed QP instead (14-tx-stall.client.sh; on demand, not in
 # make check; Documentation/investigations/rxe-tx-dtor-uaf.md).
+# LD_REPRO=dreq-loss measures instead how long the server keeps a
+# connection whose client sent its DREQ while the client's link was down
+# (14-dreq-loss.client.sh; LD_DREQ_VERS, LD_DREQ_DOWN, LD_DREQ_WAIT,
+# LD_DREQ_BOUND; on demand, not in make check;
+# Documentation/investigations/stale-server-connection.md).
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -49,7 +54,11 @@ sc_run() {
 		ld_tx_stall "$client"
 		return 0
 		;;
-	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall (or nothing)" ;;
+	dreq-loss)
+		ld_dreq_loss "$client"
+		return 0
+		;;
+	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall or dreq-loss (or nothing)" ;;
 	esac
 	sc_pair linkdrop ours "" "$client" "" "$SCDIR/14-link-drops.client.sh" \
 		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
@@ -156,4 +165,23 @@ ld_tx_stall() {
 		SC_DESC+="; other trouble: $bad"
 		SC_FAILED=1
 	fi
+}
+
+# ld_dreq_loss CLIENT_KO: the LD_REPRO=dreq-loss pair. The client's
+# stale-gone line is the measurement: the seconds from its DREQ, sent
+# while its link was down, until the server's transport for that client
+# port was gone; FAIL (REPRODUCED) past LD_DREQ_BOUND s. The pair's
+# budget covers the wait (LD_DREQ_WAIT, 900 s by default) and the
+# recovery.
+ld_dreq_loss() {
+	local wait=${LD_DREQ_WAIT:-900} res
+	local VM_TIMEOUT=$((VM_TIMEOUT > wait + 480 ? VM_TIMEOUT : wait + 480))
+	SC_DESC="a client DREQ sent while its link is down: how long the server keeps that connection (NFSv${LD_DREQ_VERS:-4.2}, ${SC_DESC#*(}"
+	sc_pair dreqloss ours "" "$1" "" "$SCDIR/14-dreq-loss.client.sh" \
+		LD_DREQ_VERS="${LD_DREQ_VERS:-4.2}" LD_DREQ_DOWN="${LD_DREQ_DOWN:-5}" \
+		LD_DREQ_WAIT="$wait" LD_DREQ_BOUND="${LD_DREQ_BOUND:-120}" \
+		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
+	ld_rig_fault
+	res=$(vm_status "$VM_CLOG" stale-gone)
+	SC_DESC+="; ${res:-not measured: $(vm_fails "$VM_SLOG" "$VM_CLOG")}"
 }

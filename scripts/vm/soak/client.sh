@@ -120,9 +120,80 @@ line_ok() {
 	case $1 in *peer_pdata=absent:*) [ "$EXP_ABSENT" = 1 ] || return 1 ;; *) [ "$EXP_ABSENT" = 0 ] || return 1 ;; esac
 }
 
+# cm_ids: this client's RDMA CM IDs towards the server's port 20049, one
+# "PORT STATE" line each (rdma resource show cm_id: the client's own view
+# of its connections' source ports; STATE CONNECT while connected)
+cm_ids() {
+	rdma resource show cm_id 2>/dev/null | cm_id_ports "$VM_SERVER_IP:20049"
+}
+
+# cm_id_ports ADDR:PORT: of "rdma resource show cm_id" lines on stdin, the
+# CM IDs connected to ADDR:PORT, "PORT STATE" (the local port) a line
+cm_id_ports() {
+	awk -v d="$1" '
+	# "src-addr A:P", also when the tool puts a blank after the colon
+	function addr(i,   a) { a = $(i + 1); if (a ~ /:$/) a = a $(i + 2); return a }
+	{
+		p = ""; st = ""; m = 0
+		for (i = 1; i < NF; i++) {
+			if ($i == "state") st = $(i + 1)
+			if ($i == "src-addr") { p = addr(i); sub(/.*:/, "", p) }
+			if ($i == "dst-addr" && addr(i) == d) m = 1
+		}
+		if (m && p != "") print p, st
+	}'
+}
+
+# neg_pair [AGES]: pair the server's connection lines ($S/sc) with this
+# client's CM IDs ($S/cid) by the client's port, which both give. Sets
+# PAIR_BAD to what does not pair (empty: every server line's port is a
+# connected CM ID here, and every connected CM ID has a server line): a
+# server line whose port the client no longer has is a stale server
+# connection, named with its port and, from AGES (the server's
+# conns-age lines), its age. PAIR_SKIP is set when the client lists no
+# CM ID at all (an rdma tool without cm_id): nothing is paired then.
+neg_pair() {
+	PAIR_BAD='' PAIR_SKIP=''
+	if [ ! -s "$S/cid" ]; then
+		PAIR_SKIP=1
+		return 0
+	fi
+	[ -n "${1:-}" ] || { : >"$S/sca"; set -- "$S/sca"; }
+	PAIR_BAD=$(awk -v ages="$1" -v cid="$S/cid" '
+	function port(s) { sub(/.*:/, "", s); return s }
+	FILENAME == ages {
+		a = "-"; p = ""
+		for (i = 1; i <= NF; i++) {
+			if ($i ~ /^peer=/) p = port($i)
+			if ($i ~ /^age=/) a = substr($i, 5)
+		}
+		if (p != "") age[p] = a
+		next
+	}
+	FILENAME == cid { st[$1] = $2; next }
+	{
+		for (i = 1; i <= NF; i++) if ($i ~ /^peer=/) p = port($i)
+		seen[p] = 1
+		a = (p in age) ? ", age " age[p] " s" : ""
+		if (!(p in st))
+			printf "stale server connection: client port %s%s, which the client no longer has; ", p, a
+		else if (st[p] != "CONNECT")
+			printf "server connection from client port %s%s: the client CM ID is %s; ", p, a, st[p]
+	}
+	END {
+		for (p in st)
+			if (st[p] == "CONNECT" && !(p in seen))
+				printf "client connection from port %s: the server lists none; ", p
+	}' "$1" "$S/cid" "$S/sc")
+	PAIR_BAD=${PAIR_BAD%; }
+}
+
 # neg_check N KIND: (this module only) wait (up to 60 s) until both sides list exactly one
-# connection per mount, every one with the values CFG calls for; one
-# status line per side, the lines as RPCRDMA-SOAK-NEG.
+# connection per mount, every one with the values CFG calls for, and the
+# server's connections pair one to one with the client's by the client's
+# port (a server connection whose client port the client no longer has
+# is named, with its age: equal counts do not hide it); one status line
+# per side and one for the pairing, the lines as RPCRDMA-SOAK-NEG.
 neg_check() {
 	[ "$RPCRDMA_MODULE" = ours ] || return 0
 	_w=0
@@ -130,21 +201,35 @@ neg_check() {
 	while :; do
 		conns | grep "peer=$VM_SERVER_IP:" >"$S/cc"
 		sctl conns | grep "peer=$VM_CLIENT_IP:" >"$S/sc"
+		cm_ids >"$S/cid"
 		_okc=1 _oks=1
 		[ "$(grep -c . "$S/cc")" = 2 ] || _okc=0
 		[ "$(grep -c . "$S/sc")" = 2 ] || _oks=0
 		while read -r _l; do line_ok "$_l" "$EXP_C" || _okc=0; done <"$S/cc"
 		while read -r _l; do line_ok "$_l" "$EXP_S" || _oks=0; done <"$S/sc"
-		[ $_okc = 1 ] && [ $_oks = 1 ] && break
+		neg_pair
+		[ $_okc = 1 ] && [ $_oks = 1 ] && [ -z "$PAIR_BAD" ] && break
 		[ $_w -ge 60 ] && break
 		sleep 2
 		_w=$((_w + 2))
 	done
-	[ "$_oks" = 1 ] || neg_trace_server "$1"
+	if [ -n "$PAIR_BAD" ]; then
+		# name the stale lines with their age (the server's view)
+		sctl conns-age | grep "peer=$VM_CLIENT_IP:" >"$S/sca.age"
+		neg_pair "$S/sca.age"
+	fi
+	if [ "$_oks" != 1 ] || [ -n "$PAIR_BAD" ]; then
+		neg_trace_server "$1"
+	fi
 	sed "s/^/RPCRDMA-SOAK-NEG: $1 $2 $CFG_NAME client /" "$S/cc"
 	sed "s/^/RPCRDMA-SOAK-NEG: $1 $2 $CFG_NAME server /" "$S/sc"
 	check "neg-$1-client" "after $2, $CFG_NAME: 2 connections with $EXP_C$([ "$_okc" = 1 ] || echo " | got: $(paste -sd'|' "$S/cc")")" [ "$_okc" = 1 ]
 	check "neg-$1-server" "after $2, $CFG_NAME: 2 connections with $EXP_S$([ "$_oks" = 1 ] || echo " | got: $(paste -sd'|' "$S/sc")")" [ "$_oks" = 1 ]
+	if [ -n "$PAIR_SKIP" ]; then
+		status "neg-$1-pairs" INFO "after $2: not paired (the client lists no RDMA CM ID: rdma resource show cm_id)"
+	else
+		check "neg-$1-pairs" "after $2: the server's connections and the client's pair by client port ($(awk '{ printf "%s%s %s", (n++ ? ", " : ""), $1, $2 }' "$S/cid"))${PAIR_BAD:+ | $PAIR_BAD}" [ -z "$PAIR_BAD" ]
+	fi
 }
 
 # neg_trace_server N: (SOAK_TRACE=1, once per run) the server's recorded

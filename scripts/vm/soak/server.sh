@@ -22,6 +22,8 @@
 #                      hung (tasks the hung-task detector reported),
 #                      qp_events (SOAK_TRACE=1: svcrdma's QP events by kind)
 #   conns              the debugfs connection lines
+#   conns-age          the same, each with age=S: seconds since its
+#                      rpcrdma_cm_negotiate event ("-" when none is kept)
 #   negotiated         the rpcrdma_cm_negotiate events recorded so far
 #   dmesg [N]          the last N kernel messages
 #   cld-stop           nfsdcld stopped: later grace periods run their
@@ -72,6 +74,32 @@ qp1_watch() {
 	echo 1 >"$QP1/tracing_on"
 }
 
+# conns_age: the connection lines, each with age=S, the seconds since
+# the connection's rpcrdma_cm_negotiate event in the soak's instance:
+# "now" in the same trace clock is a marker written to that instance
+conns_age() {
+	echo soak-now >"$NEG/trace_marker" 2>/dev/null
+	{
+		grep -a -e ' rpcrdma_cm_negotiate: role=server ' -e ' tracing_mark_write: soak-now' "$NEG/trace"
+		echo --
+		conns
+	} | awk '
+	function ts(   i) {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) return $i + 0
+		return -1
+	}
+	$0 == "--" { body = 1; next }
+	!body && / tracing_mark_write: soak-now/ { now = ts(); next }
+	!body { for (i = 1; i <= NF; i++) if ($i ~ /^peer=/) t[$i] = ts(); next }
+	{
+		a = "-"
+		for (i = 1; i <= NF; i++)
+			if ($i ~ /^peer=/ && ($i in t) && now > 0 && t[$i] >= 0)
+				a = sprintf("%.0f", now - t[$i])
+		print $0 " age=" a
+	}'
+}
+
 # delegs: see ctl's delegs
 delegs() {
 	grep -a DELEG /proc/locks | sed 's/^/locks: /'
@@ -120,6 +148,7 @@ ctl() {
 	# its whole 10 s instead of ending once every client has reclaimed
 	cld-stop) killall nfsdcld 2>/dev/null; echo ok ;;
 	conns) conns ;;
+	conns-age) conns_age ;;
 	negotiated) grep -a ' rpcrdma_cm_negotiate: ' "$NEG/trace" ;;
 	# one of this module's counters, <debugfs>/rpcrdma_cm/NAME (unaccepted,
 	# unposted, accept_failed, drained, drain_timeouts, drain_shortened:
