@@ -172,6 +172,7 @@ help: ## this list
 	@echo "  SIGN_KEY=<key> SIGN_CERT=<certificate> (make install; default: DKMS's, /var/lib/dkms/mok.key and mok.pub)"
 	@echo "  PATCHES_KVER=<name or release> PATCHES_VM=0|fixes|1 PATCHES_KUNIT=first|last|both|none"
 	@echo "  VM_QEMU=system|backports|<path> VM_SMP=<n> MATRIX=\"<names>\" RPCRDMA_CM_CACHE=<dir>"
+	@echo "  DEBUG_KERNEL_CONFIG_ONLY=1 (make debug-kernel: configure and check the fragments only, seconds)"
 	@echo "Kernels (scripts/kernels.tab; make kernels shows today's releases):"
 	@sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | \
 		awk 'NF {printf "  %-20s %-30s %s, make check: %s, VM QEMU: %s\n", $$1, $$2, $$6, $$5, $$7}'
