@@ -114,7 +114,7 @@ ab: ## scenario AB_SCENARIO run AB_RUNS times per cell (module x QEMU x smp): fa
 debug-kernel: ## build (or reuse) the KASAN/lockdep/kmemleak/UBSAN/KUnit test kernel of $(KVER)'s source
 	@$(TOP)/scripts/debug-kernel.sh >/dev/null
 
-debugtest: ## KUnit in the guest and scenarios 1 2 6 7 8 9 under the debug kernel (10 on request)
+debugtest: ## KUnit in the guest and scenarios 1 2 6 7 8 9 under the debug kernel (others on request: DEBUGTEST_SCENARIOS=; DEBUGTEST_PLANT=1: a planted over-read KASAN must catch)
 	@$(TOP)/scripts/debugtest.sh
 
 matrix: ## kernel x {build, lint, vmtest} for the kernels of scripts/kernels.tab
@@ -172,6 +172,8 @@ help: ## this list
 	@echo "  SIGN_KEY=<key> SIGN_CERT=<certificate> (make install; default: DKMS's, /var/lib/dkms/mok.key and mok.pub)"
 	@echo "  PATCHES_KVER=<name or release> PATCHES_VM=0|fixes|1 PATCHES_KUNIT=first|last|both|none"
 	@echo "  VM_QEMU=system|backports|<path> VM_SMP=<n> MATRIX=\"<names>\" RPCRDMA_CM_CACHE=<dir>"
+	@echo "  DEBUG_KERNEL_CONFIG_ONLY=1 (make debug-kernel: configure and check the fragments only, seconds)"
+	@echo "  DEBUGTEST_SCENARIOS=\"<numbers>\"|none DEBUGTEST_KUNIT=0 DEBUGTEST_PLANT=1 (make debugtest)"
 	@echo "Kernels (scripts/kernels.tab; make kernels shows today's releases):"
 	@sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | \
 		awk 'NF {printf "  %-20s %-30s %s, make check: %s, VM QEMU: %s\n", $$1, $$2, $$6, $$5, $$7}'

@@ -16,11 +16,12 @@
 # has one.
 #
 # `make check-full`: the same steps with the "full" column's scenarios
-# (make matrix), plus the debug kernel lane, the short soak, the patch
-# series, the bare-host test (make hosttest) and the package install
-# tests (make debtest, of the DKMS package and of the prebuilt modules
-# from make repo's repository). Run it before resolving an issue that touches
-# kernel-facing code, the VM rig or the packaging.
+# (make matrix), plus the debug kernel lane (the default kernel's, and a
+# short run on trixie-backports' with a planted bug), the short soak,
+# the patch series, the bare-host test (make hosttest) and the package
+# install tests (make debtest, of the DKMS package and of the prebuilt
+# modules from make repo's repository). Run it before resolving an issue
+# that touches kernel-facing code, the VM rig or the packaging.
 #
 # Environment: CHECK_KERNELS="<names>" (default: every kernels.tab line
 # whose column names scenarios), CHECK_SCENARIOS="<list>" (every
@@ -207,6 +208,13 @@ if [ "$tier" = full ]; then
 	# detectors, kmemleak scan of both guests after it.
 	step "debug kernel: KUnit in the guest, scenario ${DEBUGTEST_CHECK:=1} under KASAN/lockdep/kmemleak (make debugtest)" \
 		env DEBUGTEST_SCENARIOS="$DEBUGTEST_CHECK" make -s debugtest
+	# The same lane on the newest series, trixie-backports' (7.3 today,
+	# its own debug kernel, built with the host's compiler), kept short:
+	# KUnit in the guest, scenario 1, and the one-octet over-read planted
+	# in the codec, which KASAN must report. make debugtest
+	# KVER=trixie-backports runs the other scenarios.
+	step "debug kernel of trixie-backports: KUnit in the guest, scenario $DEBUGTEST_CHECK under KASAN/lockdep/kmemleak, a planted over-read caught (make debugtest KVER=trixie-backports DEBUGTEST_PLANT=1)" \
+		env KVER=trixie-backports DEBUGTEST_SCENARIOS="$DEBUGTEST_CHECK" DEBUGTEST_PLANT=1 make -s debugtest
 	# The short soak: fio with crc32c verify, stress-ng, dbench and a
 	# known-content checker on NFSv4.2 + 4.1 hard mounts across the
 	# default faults: 0 verify and application errors, every fault

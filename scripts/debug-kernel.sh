@@ -25,7 +25,13 @@
 #
 # Environment: KVER (the Debian release or short name whose source is
 # used; default: as make; any of scripts/kernels.tab, built with the
-# host's compiler), JOBS (default: all CPUs).
+# host's compiler), KSRC (a source tree of that release instead of
+# Debian's linux-source), JOBS (default: all CPUs).
+# DEBUG_KERNEL_CONFIG_ONLY=1: configure and check the fragments only
+# (seconds, nothing compiled, the cache untouched): the .config goes to
+# build/debug-kernel/<release>/build/ in the clone, and its path is
+# printed instead of the release. Run it after editing a fragment or
+# before a first build on a new series.
 # Prints the release on stdout (the last line), progress on stderr.
 
 . "$(dirname "$0")/lib.sh"
@@ -37,34 +43,26 @@ OPTIONAL=$FRAGDIR/optional.config
 JOBS=${JOBS:-$(nproc)}
 
 # archive_ksrc: for a release this host cannot build modules for (trixie's
-# on Debian 12): its linux-source from Debian's archive, unpacked once into
-# the source cache the build roots share. The kernel itself builds with
-# the host's compiler, and so do the modules built against it later, so
-# no build root is needed.
+# on Debian 12): KSRC when given, else its linux-source from Debian's
+# archive, at exactly the headers' package version (ksrc_fetch), unpacked
+# once into the source cache the build roots share. The kernel itself
+# builds with the host's compiler, and so do the modules built against it
+# later, so no build root is needed.
 archive_ksrc() {
-	local ver xy tmp
+	local want=${KVER%%[+-]*}
+	if [ -n "${KSRC:-}" ]; then
+		[ -e "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel source tree (no Makefile)"
+		KSRC_DIR=$(cd "$KSRC" && pwd)
+		# trixie's releases carry the version: 7.3.4+deb13-amd64
+		case $want in
+		*.*.*) [ "$(makefile_version "$KSRC_DIR")" = "$want" ] ||
+			die "KSRC=$KSRC holds linux $(makefile_version "$KSRC_DIR"), not $want ($KVER)" ;;
+		esac
+		return 0
+	fi
 	kver_check_exists
-	ver=$(papt apt-cache show "linux-headers-$KVER" 2>/dev/null |
-		sed -n 's/^Version: \([0-9]*\.[0-9]*\.[0-9]*\).*/\1/p' | head -n 1)
-	[ -n "$ver" ] || die "cannot read the version of linux-headers-$KVER in Debian's archive"
-	KSRC_DIR=$RPCRDMA_CM_CACHE/src/linux-source-$ver
-	[ -e "$KSRC_DIR/.extracted" ] && return 0
-	xy=${ver%.*}
-	msg "downloading linux-source-$xy ($ver) into $KSRC_DIR (once)"
-	tmp=$(mktemp -d) || die "mktemp failed"
-	(cd "$tmp" && papt apt-get -q download "linux-source-$xy") >"$tmp/log" 2>&1 ||
-		{ cat "$tmp/log" >&2; rm -rf "$tmp"; die "cannot download linux-source-$xy"; }
-	rm -rf "$KSRC_DIR.new"
-	mkdir -p "$KSRC_DIR.new" &&
-		dpkg-deb --fsys-tarfile "$tmp"/linux-source-"$xy"_*.deb |
-		tar -xO "./usr/src/linux-source-$xy.tar.xz" |
-		tar -xJ --strip-components=1 -C "$KSRC_DIR.new" ||
-		{ rm -rf "$tmp" "$KSRC_DIR.new"; die "cannot unpack linux-source-$xy"; }
-	rm -rf "$tmp"
-	[ "$(makefile_version "$KSRC_DIR.new")" = "$ver" ] ||
-		{ rm -rf "$KSRC_DIR.new"; die "linux-source-$xy holds $(makefile_version "$KSRC_DIR.new"), not $ver"; }
-	touch "$KSRC_DIR.new/.extracted"
-	mv "$KSRC_DIR.new" "$KSRC_DIR" || die "cannot move $KSRC_DIR.new into place"
+	ksrc_fetch || die "cannot fetch the linux-source of $KVER from Debian's archive"
+	KSRC_DIR=$KSRC_FETCHED
 }
 
 [ -n "$KVER" ] || KVER=$(kver_default)
@@ -75,7 +73,11 @@ if kver_native; then
 else
 	archive_ksrc
 fi
-need_pkgs make gcc flex bison bc libelf-dev libssl-dev cpio kmod
+if [ "${DEBUG_KERNEL_CONFIG_ONLY:-0}" = 1 ]; then
+	need_pkgs make gcc flex bison
+else
+	need_pkgs make gcc flex bison bc libelf-dev libssl-dev cpio kmod
+fi
 
 # RECIPE: bump when this script changes how the kernel is configured or
 # built, so cached kernels of the old recipe are not reused.
@@ -88,24 +90,32 @@ hash=$( {
 } | sha256sum | cut -c1-8)
 REL=$srcver-rpcrdma-dbg-$hash
 DIR=$RPCRDMA_CM_CACHE/kernels/$REL
+CONFIG_ONLY=${DEBUG_KERNEL_CONFIG_ONLY:-0}
+case $CONFIG_ONLY in
+0) ;;
+1) DIR=$BUILD/debug-kernel/$REL ;;
+*) die "DEBUG_KERNEL_CONFIG_ONLY=$CONFIG_ONLY: say 1 (configure and check only) or 0" ;;
+esac
 OBJ=$DIR/build
 
-if [ -e "$DIR/.complete" ]; then
+if [ "$CONFIG_ONLY" = 0 ] && [ -e "$DIR/.complete" ]; then
 	msg "debug kernel $REL is built (${DIR})"
 	echo "$REL"
 	exit 0
 fi
 
 mkdir -p "$DIR" || die "cannot create $DIR; set RPCRDMA_CM_CACHE=<a writable directory>"
-exec 9>"$DIR.lock"
-flock -n 9 || { msg "another build of $REL is running; waiting for it"; flock 9; }
-if [ -e "$DIR/.complete" ]; then
-	echo "$REL"
-	exit 0
+if [ "$CONFIG_ONLY" = 0 ]; then
+	exec 9>"$DIR.lock"
+	flock -n 9 || { msg "another build of $REL is running; waiting for it"; flock 9; }
+	if [ -e "$DIR/.complete" ]; then
+		echo "$REL"
+		exit 0
+	fi
+	free=$(df -Pk "$DIR" | awk 'NR == 2 {print int($4 / 1048576)}')
+	[ "${free:-0}" -ge 6 ] ||
+		die "$DIR has ${free:-0} GiB free; the debug kernel's build tree needs about 6 GiB (free space or set RPCRDMA_CM_CACHE=<elsewhere>)"
 fi
-free=$(df -Pk "$DIR" | awk 'NR == 2 {print int($4 / 1048576)}')
-[ "${free:-0}" -ge 6 ] ||
-	die "$DIR has ${free:-0} GiB free; the debug kernel's build tree needs about 6 GiB (free space or set RPCRDMA_CM_CACHE=<elsewhere>)"
 
 # configure: allnoconfig with the fragments as the values it must keep
 # (KCONFIG_ALLCONFIG), so Kconfig resolves dependencies and selects.
@@ -130,9 +140,10 @@ kconfig_defines() {
 }
 
 # check_fragments: every line of the fragments is in .config. An option
-# no Kconfig of this series defines any more (7.x dropped PROC_SYSCTL,
-# LIBCRC32C and NFS_V4_1: always there) is reported, not fatal; one that
-# exists and did not take its value stops the build.
+# no Kconfig of this series defines (7.x dropped PROC_SYSCTL, LIBCRC32C
+# and NFS_V4_1: always there; 6.x has no KUNIT_AUTORUN_ENABLED yet) is
+# reported, not fatal; one that exists and did not take its value stops
+# the build.
 check_fragments() {
 	local f line key missing=() soft=() gone=()
 	for f in "${FRAGS[@]}" "$OPTIONAL"; do
@@ -150,7 +161,7 @@ check_fragments() {
 		done <"$f"
 	done
 	[ ${#soft[@]} -eq 0 ] || warn "linux $srcver lacks optional ${soft[*]}"
-	[ ${#gone[@]} -eq 0 ] || warn "linux $srcver defines no ${gone[*]} any more (built in or removed); going on"
+	[ ${#gone[@]} -eq 0 ] || warn "linux $srcver defines no ${gone[*]} (removed or built in, or newer than this series); going on"
 	[ ${#missing[@]} -eq 0 ] ||
 		die "Kconfig of linux $srcver did not keep these lines of scripts/debug-kernel/: $(printf '\n  %s' "${missing[@]}")
 a dependency is missing from the fragments, or the option changed name in this series"
@@ -167,6 +178,13 @@ build_ticker() {
 }
 
 t0=$SECONDS
+if [ "$CONFIG_ONLY" = 1 ]; then
+	msg "debug kernel $REL from $KSRC_DIR: configuring only (in $OBJ)"
+	configure
+	msg "the fragments of scripts/debug-kernel/ hold in $OBJ/.config (what this series lacks is reported above); nothing built"
+	echo "$OBJ/.config"
+	exit 0
+fi
 msg "debug kernel $REL from $KSRC_DIR (cached in $DIR)"
 configure
 msg "building bzImage and modules with $JOBS jobs (the first time: 6 min for 6.1 on 2 idle cores, 14-18 min for 6.12, more while VMs run; log: $DIR/build.log)"

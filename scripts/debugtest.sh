@@ -22,9 +22,18 @@
 #     RDMA or NFS modules (leak_scan in vm/guest/lib.sh). Each scenario's
 #     report names the detectors its guests ran.
 #
-# Environment: KVER (whose source; default as make), DEBUGTEST_SCENARIOS
+#  5. with DEBUGTEST_PLANT=1, the planted bug: the KUnit module again,
+#     its codec's identifier search widened by one octet
+#     (KUNIT_MODULE_PLANT=overread in scripts/kunit-module.sh); passes
+#     only when KASAN reports the slab out-of-bounds read in
+#     rpcrdma_pdata_parse(), which no KUnit case notices.
+#
+# Environment: KVER (whose source; default as make; trixie and
+# trixie-backports build their debug kernels and modules with this
+# host's compiler, scripts/debug-kernel.sh), DEBUGTEST_SCENARIOS
 # (numbers, or "none"),
-# DEBUGTEST_KUNIT=0 (skip step 3), VM_* as for vmtest.
+# DEBUGTEST_KUNIT=0 (skip step 3), DEBUGTEST_PLANT=1 (run step 5),
+# VM_* as for vmtest.
 
 . "$(dirname "$0")/lib.sh"
 set -o pipefail
@@ -66,23 +75,32 @@ kunit_expected() {
 		grep -oE 'Ran [0-9]+ tests' | tail -n 1 | grep -oE '[0-9]+'
 }
 
+# kunit_pair NAME KO: one VM pair whose client loads KO (the codec
+# suites); its logs linked as build/debugtest/NAME, the rig's verdict in
+# NAME.err when it failed. Returns the pair's status.
+kunit_pair() {
+	local name=$1 ko=$2
+	rm -f "$BUILD/debugtest/$name.err"
+	# shellcheck source=scripts/vm/lib.sh
+	(
+		. "$TOP/scripts/vm/lib.sh"
+		VM_PCAP='' vm_prepare
+		VM_OVERLAY_FILES="$ko=vm/rpcrdma_pdata_kunit.ko" VM_PCAP='' \
+			vm_pair "$name" ours "" ours "" "$TOP/scripts/vm/scenarios/kunit.client.sh"
+		rc=$?
+		ln -sfn "$VM_RUNDIR/$name" "$BUILD/debugtest/$name"
+		[ $rc -eq 0 ] || echo "$VM_RESULT_DETAIL" >"$BUILD/debugtest/$name.err"
+		exit $rc
+	)
+}
+
 # run_kunit: one VM pair whose client loads the codec suites.
 run_kunit() {
 	local ko ktap parsed ran want
 	"$TOP/scripts/kunit-module.sh" || { note FAIL "KUnit module: does not build against $KVER"; return; }
 	ko=$BUILD/kunit-module/$KVER/rpcrdma_pdata_kunit.ko
 	[ -f "$ko" ] || { note FAIL "KUnit module: $ko was not built"; return; }
-	# shellcheck source=scripts/vm/lib.sh
-	(
-		. "$TOP/scripts/vm/lib.sh"
-		VM_PCAP='' vm_prepare
-		VM_OVERLAY_FILES="$ko=vm/rpcrdma_pdata_kunit.ko" VM_PCAP='' \
-			vm_pair kunit ours "" ours "" "$TOP/scripts/vm/scenarios/kunit.client.sh"
-		rc=$?
-		ln -sfn "$VM_RUNDIR/kunit" "$BUILD/debugtest/kunit"
-		[ $rc -eq 0 ] || echo "$VM_RESULT_DETAIL" >"$BUILD/debugtest/kunit.err"
-		exit $rc
-	)
+	kunit_pair kunit "$ko"
 	local rc=$? dir=$BUILD/debugtest/kunit
 	ktap=$BUILD/debugtest/kunit.ktap
 	grep -a 'RPCRDMA-KTAP: ' "$dir/client.log" | tr -d '\r' | sed 's/^.*RPCRDMA-KTAP: //' >"$ktap.raw"
@@ -114,10 +132,38 @@ run_kunit() {
 	fi
 }
 
+# run_plant: the suites with the planted over-read (kunit-module.sh
+# KUNIT_MODULE_PLANT=overread). The pair must fail, and on KASAN's
+# slab-out-of-bounds report with rpcrdma_pdata_parse in its trace: any
+# other outcome (the pair passes, another report) means the detectors
+# would not catch this bug in the real module either.
+run_plant() {
+	local ko log bug
+	KUNIT_MODULE_PLANT=overread "$TOP/scripts/kunit-module.sh" ||
+		{ note FAIL "planted over-read: the planted KUnit module does not build against $KVER"; return; }
+	ko=$BUILD/kunit-module/$KVER-plant/rpcrdma_pdata_kunit.ko
+	[ -f "$ko" ] || { note FAIL "planted over-read: $ko was not built"; return; }
+	if kunit_pair kunit-plant "$ko"; then
+		note FAIL "planted over-read: not caught (the guest saw no detector report)"
+		return
+	fi
+	log=$BUILD/debugtest/kunit-plant/client.log
+	bug=$(tr -d '\r' <"$log" | grep -aoE 'BUG: KASAN: slab-out-of-bounds in [^ ]+' | head -n 1)
+	if [ -n "$bug" ] && grep -aqE 'rpcrdma_pdata_parse\+' "$log"; then
+		note PASS "planted over-read caught: $bug, $(grep -aoE 'Read of size [0-9]+' "$log" | head -n 1), in rpcrdma_pdata_parse"
+	else
+		note FAIL "planted over-read: the pair failed, but not on KASAN's report in rpcrdma_pdata_parse: $(cat "$BUILD/debugtest/kunit-plant.err" 2>/dev/null)"
+	fi
+}
+
 mkdir -p "$BUILD/debugtest"
 if [ "${DEBUGTEST_KUNIT:-1}" != 0 ]; then
 	msg "debugtest: the codec KUnit suites inside $KVER"
 	run_kunit
+fi
+if [ "${DEBUGTEST_PLANT:-0}" = 1 ]; then
+	msg "debugtest: a one-octet over-read planted in the codec, which KASAN must report"
+	run_plant
 fi
 scen=${DEBUGTEST_SCENARIOS:-1 2 6 7 8 9}
 out=$BUILD/debugtest/vmtest.out

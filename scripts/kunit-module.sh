@@ -8,6 +8,12 @@
 # target says so and succeeds: `make check` must not fail on Debian.
 #
 # Environment: KVER (see lib.sh), JOBS (default 2).
+# KUNIT_MODULE_PLANT=overread builds, into build/kunit-module/<KVER>-plant/,
+# the suites with a bug planted in the staged codec: its identifier search
+# widened by one (len - off + 1), so memcmp reads one octet past a buffer
+# holding no identifier. Every case still passes; only KASAN sees it
+# (make debugtest DEBUGTEST_PLANT=1 checks that it does). The code it
+# plants into must be there exactly once, or the build stops.
 # KUNIT_MODULE_FORCE=1 compiles anyway on a kernel without KUnit, with
 # modpost's unresolved-symbol errors turned into warnings; the .ko is
 # then a compile check only and cannot be loaded.
@@ -41,11 +47,31 @@ esac
 flat() { basename "$2"; }
 
 need_pkgs make gcc coccinelle
-OUT=$BUILD/kunit-module/$KVER
+case ${KUNIT_MODULE_PLANT:-} in
+'') OUT=$BUILD/kunit-module/$KVER ;;
+overread) OUT=$BUILD/kunit-module/$KVER-plant ;;
+*) die "KUNIT_MODULE_PLANT=$KUNIT_MODULE_PLANT: say overread (or nothing)" ;;
+esac
 mkdir -p "$OUT"
 kunit_stage "$OUT"
 # 7.x passes the test to parameter generators: the series' adaptation
 adapt_apply "$(headers_src)" "$OUT" "$OUT" flat
+
+# plant_overread: the identifier search of rpcrdma_pdata_parse() one
+# offset too far. kunit_stage copies the file again on every run (it
+# differs from the tree's), so this applies to a fresh copy each time.
+plant_overread() {
+	local f=$OUT/rpcrdma_pdata.c
+	local from='len - off >= sizeof(rpcrdma_pdata_ident); off++'
+	local to='len - off + 1 >= sizeof(rpcrdma_pdata_ident); off++'
+	[ "$(grep -cF "$from" "$f")" = 1 ] ||
+		die "cannot plant the over-read: $f has not exactly one '$from' (the codec's search changed: update plant_overread)"
+	sed -i "s/len - off >= sizeof(rpcrdma_pdata_ident); off++/len - off + 1 >= sizeof(rpcrdma_pdata_ident); off++/" "$f" ||
+		die "cannot edit $f"
+	[ "$(grep -cF "$to" "$f")" = 1 ] || die "planting the over-read into $f failed"
+	msg "kunit-module: planted a one-octet over-read in the staged rpcrdma_pdata_parse() ($to)"
+}
+[ "${KUNIT_MODULE_PLANT:-}" != overread ] || plant_overread
 
 msg "kunit-module: building rpcrdma_pdata_kunit.ko against $KDIR (W=1)"
 # The codec header is not in the distro headers: -I our include/ after
