@@ -600,9 +600,33 @@ vm_monitor() {
 # say, and its FIFOs no reader: skipped.
 vm_netstate() {
 	local dev=/machine/peripheral/nic0/virtio-backend
+	local -a xp
 	vm_alive "$2" || return 0
 	vm_monitor "$1" 'info network' "info virtio-status $dev" \
 		"info virtio-queue-status $dev 0" "info virtio-queue-status $dev 1"
+	mapfile -t xp < <(vm_ring_xp "$1.regs")
+	[ ${#xp[@]} = 0 ] || VM_MONITOR_PAUSE=1 vm_monitor "$1" "${xp[@]}"
+}
+
+# vm_ring_xp REGS: monitor commands that read the guest's side of each
+# virtio-net ring that REGS (vm_netstate's output) names, from guest
+# memory: the avail ring's flags and idx and its used_event, the used
+# ring's flags and idx and its avail_event. QEMU's shadow_avail_idx is
+# only what it last read; a guest avail idx beyond QEMU's last_avail_idx
+# with nothing in use is buffers QEMU was not told of (a lost kick), a
+# used idx the guest has not reclaimed with the queue stopped is a lost
+# interrupt (Documentation/investigations/sc7-hang-61.md).
+vm_ring_xp() {
+	local num av us
+	awk '/info virtio-queue-status/ { q = $NF }
+	     /^ *num:/ { n[q] = $2 }
+	     /^ *avail:/ { a[q] = $2 }
+	     /^ *used:/ { u[q] = $2 }
+	     END { for (q in n) if (a[q] != "" && u[q] != "") print q, n[q], a[q], u[q] }' "$1" 2>/dev/null |
+		sort -n | while read -r _ num av us; do
+			printf 'xp /2hx %s\nxp /1hx 0x%x\nxp /2hx %s\nxp /1hx 0x%x\n' \
+				"$av" $((av + 4 + 2 * num)) "$us" $((us + 4 + 8 * num))
+		done
 }
 
 # vm_netwatch PORT FILE PID: every 5 s, the host's view of the pair's
@@ -752,9 +776,14 @@ vm_pair() {
 		VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }kernel: $(echo "$bad" | paste -sd';' -)"
 		rc=1
 	fi
-	# Wire assertions on the pair's capture (wirecheck.sh; VM_WIRECHECK=0 skips)
+	# Wire assertions on the pair's capture (wirecheck.sh; VM_WIRECHECK=0
+	# skips). A pair that failed already keeps its whole capture: what a
+	# hang is read from (ACKs, NAKs, Reads, ARP) is what a checked
+	# capture leaves out.
 	if [ "${VM_WIRECHECK:-1}" != 0 ] && [ -s "$dir/wire.pcap" ]; then
-		"$VMDIR/wirecheck.sh" "$dir" "$VM_RDMA" >"$dir/wire.txt" 2>&1 ||
+		local full=${VM_PCAP_FULL:-0}
+		[ $rc = 0 ] || full=1
+		VM_PCAP_FULL=$full "$VMDIR/wirecheck.sh" "$dir" "$VM_RDMA" >"$dir/wire.txt" 2>&1 ||
 			{ rc=1; VM_RESULT_DETAIL="${VM_RESULT_DETAIL:+$VM_RESULT_DETAIL; }$(grep -m1 -E '^(wire FAIL|error)' "$dir/wire.txt")"; }
 		sed 's/^/    /' "$dir/wire.txt" >&2
 	fi
