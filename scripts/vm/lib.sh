@@ -86,6 +86,9 @@ VM_QEMU=${VM_QEMU:-system}
 # KASAN and kmemleak-era reports start with BUG:, lockdep's with WARNING:,
 # UBSAN's with UBSAN: (make debugtest).
 VM_BAD_RE='BUG:|WARNING:|Oops|Call Trace|general protection|Kernel panic|UBSAN:'
+# a guest's transmit watchdog: the kernel's NETDEV WATCHDOG and
+# virtio_net's own line, both every 5 s while a queue stays stopped
+VM_TXSTALL_RE='NETDEV WATCHDOG|TX timeout on queue'
 mkdir -p "$VMBUILD"
 
 VM_PIDS=()
@@ -597,13 +600,19 @@ vm_monitor() {
 # buffers given, used and still in flight). With the host's socket queues
 # (vm_netwatch), this tells a guest that stopped taking packets from a
 # QEMU that stopped passing them. A guest that powered off has nothing to
-# say, and its FIFOs no reader: skipped.
+# say, and its FIFOs no reader: skipped. virtio-queue-status gives
+# QEMU's own indices (last_avail_idx: the next buffer it takes;
+# shadow_avail_idx: the guest's index when QEMU last looked);
+# virtio-queue-element, asked after it (reading the ring refreshes the
+# shadow), gives the guest's avail index as it is in guest memory now:
+# buffers the guest posted that QEMU never took (vm_vq_state).
 vm_netstate() {
 	local dev=/machine/peripheral/nic0/virtio-backend
 	local -a xp
 	vm_alive "$2" || return 0
 	vm_monitor "$1" 'info network' "info virtio-status $dev" \
-		"info virtio-queue-status $dev 0" "info virtio-queue-status $dev 1"
+		"info virtio-queue-status $dev 0" "info virtio-queue-status $dev 1" \
+		"info virtio-queue-element $dev 0" "info virtio-queue-element $dev 1"
 	mapfile -t xp < <(vm_ring_xp "$1.regs")
 	[ ${#xp[@]} = 0 ] || VM_MONITOR_PAUSE=1 vm_monitor "$1" "${xp[@]}"
 }
@@ -618,7 +627,10 @@ vm_netstate() {
 # interrupt (Documentation/investigations/sc7-hang-61.md).
 vm_ring_xp() {
 	local num av us
-	awk '/info virtio-queue-status/ { q = $NF }
+	# only the virtio-queue-status blocks: the element blocks after them
+	# have "avail:" and "used:" lines of their own, with no address
+	awk '/^\(qemu\) / { q = ($3 == "virtio-queue-status") ? $NF : ""; next }
+	     q == "" { next }
 	     /^ *num:/ { n[q] = $2 }
 	     /^ *avail:/ { a[q] = $2 }
 	     /^ *used:/ { u[q] = $2 }
@@ -627,6 +639,31 @@ vm_ring_xp() {
 			printf 'xp /2hx %s\nxp /1hx 0x%x\nxp /2hx %s\nxp /1hx 0x%x\n' \
 				"$av" $((av + 4 + 2 * num)) "$us" $((us + 4 + 8 * num))
 		done
+}
+
+# vm_vq_state LOG QUEUE: the last vm_netstate record of LOG's virtio-net
+# queue QUEUE (0 RX, 1 TX) in LOG.regs: "INUSE USED LAST_AVAIL AVAIL",
+# AVAIL being the guest's avail index read from guest memory; nothing
+# when the record lacks a field (no record, or a QEMU that did not
+# answer). Indices are 16-bit and wrap: compare them modulo 65536.
+vm_vq_state() {
+	awk -v q="$2" '
+	/^\(qemu\) / {
+		blk = ""
+		if ($2 == "info" && $NF == q && $3 == "virtio-queue-status") {
+			blk = "s"; inuse = used = last = ""
+		} else if ($2 == "info" && $NF == q && $3 == "virtio-queue-element") {
+			blk = "e"; sect = ""; avail = ""
+		}
+		next
+	}
+	blk == "s" && $1 == "inuse:" { inuse = $2 }
+	blk == "s" && $1 == "used_idx:" { used = $2 }
+	blk == "s" && $1 == "last_avail_idx:" { last = $2 }
+	blk == "e" && /^  [a-z]+:$/ { sect = $1 }
+	blk == "e" && sect == "avail:" && $1 == "idx:" { avail = $2 }
+	END { if (inuse != "" && used != "" && last != "" && avail != "")
+		print inuse, used, last, avail }' "$1.regs" 2>/dev/null
 }
 
 # vm_netwatch PORT FILE PID: every 5 s, the host's view of the pair's
@@ -758,6 +795,12 @@ vm_pair() {
 		vm_netstate "$VM_CLOG" "$cpid"
 		[ $rc = 0 ] || vm_blackbox "$VM_CLOG" "$run"
 		vm_blackbox "$VM_SLOG" "$run"
+	elif grep -aqE "$VM_TXSTALL_RE" "$VM_SLOG" "$VM_CLOG"; then
+		# a transmit queue stalled in a pair that did not fail: the
+		# queues still say whose fault it was (scenario 14's rig-fault
+		# check reads them)
+		vm_netstate "$VM_SLOG" "$spid"
+		vm_netstate "$VM_CLOG" "$cpid"
 	fi
 	vm_stop "$cpid"
 	kill "$spid" 2>/dev/null

@@ -15,9 +15,12 @@
 # the client instead of this module, for A/B runs.
 # A virtio-net transmit queue that stalls (NETDEV WATCHDOG in a guest's
 # log) makes the run a rig fault, not a pass or a fail: nothing of the
-# NFS/RDMA stack is judged on a link the emulator stopped carrying, and
-# the line says which guest's queue it was and what the host saw of
-# the link between the QEMUs (link.txt).
+# NFS/RDMA stack is judged on a link the emulator stopped carrying. The
+# line says which guest's queue it was, what both QEMUs' virtio-net
+# queues and the host's view of the link between them (link.txt) show,
+# and whether that proves the emulator; a stall whose cause is the
+# other guest, stopped receiving after kernel trouble, is judged
+# instead (ld_rig_fault).
 # LD_REPRO=tx-stall runs the reproducer of rxe's transmit destructor
 # reaching a freed QP instead (14-tx-stall.client.sh; on demand, not in
 # make check; Documentation/investigations/rxe-tx-dtor-uaf.md).
@@ -74,13 +77,14 @@ sc_run() {
 
 # ld_watchdog LOG: the transmit watchdog's lines of LOG (a guest console
 # log, up to what vm_blackbox asked for): the kernel's NETDEV WATCHDOG
-# and virtio_net's own "TX timeout on queue", both at every watchdog
-# tick (5 s) while it lasts: "<count> <first uptime> <longest ms>" (the
-# kernel's lines say how long the queue has been stopped), or nothing
+# and virtio_net's own "TX timeout on queue" (VM_TXSTALL_RE), both at
+# every watchdog tick (5 s) while it lasts: "<count> <first uptime>
+# <longest ms>" (the kernel's lines say how long the queue has been
+# stopped), or nothing
 ld_watchdog() {
 	local n
 	n=$(cat "$1.blackbox" 2>/dev/null || stat -c %s "$1" 2>/dev/null || echo 0)
-	head -c "$n" "$1" 2>/dev/null | tr -d '\r' | grep -aE 'NETDEV WATCHDOG|TX timeout on queue' |
+	head -c "$n" "$1" 2>/dev/null | tr -d '\r' | grep -aE "$VM_TXSTALL_RE" |
 		awk 'NR == 1 { t = $0; sub(/^\[ */, "", t); sub(/\].*/, "", t) }
 		     match($0, /timed out [0-9]+ ms/) {
 			v = substr($0, RSTART + 10, RLENGTH - 13) + 0
@@ -107,30 +111,75 @@ ld_link_end() {
 }
 
 # ld_rig_fault: after the pair, a stalled virtio-net transmit queue in
-# either guest is the rig's fault (SC_RIGFAULT, vmtest.sh). Where it
-# was: a stalled guest whose QEMU still holds bytes to send on the link
-# (sendq > 0) waits for the other QEMU to read, which stops when that
-# guest gives its NIC no receive buffers; with nothing queued there, the
-# stalled guest's own QEMU stopped taking packets from the guest, which
-# is the emulator.
+# either guest, and what the queues say of it
+# (Documentation/investigations/virtio-tx-stall.md). vm_pair records
+# both QEMUs' virtio-net queues when a watchdog fired (vm_vq_state);
+# "posted" is what a guest put in a ring that its QEMU never took:
+# - the stalled guest's TX ring holds posted buffers, none in flight in
+#   its QEMU: that QEMU was never told of them, a lost transmit kick
+#   (the emulator: under TCG with one vCPU the guest's barrier before
+#   the kick decision is not a barrier on the host);
+# - its QEMU holds a packet for the link (one in flight: the socket to
+#   the other QEMU is full) and the other guest's RX ring has posted
+#   buffers its QEMU never filled: a lost receive kick there (the
+#   emulator);
+# - its QEMU holds a packet for the link and the other guest's RX ring
+#   is empty, after kernel trouble in the other guest's log: that guest
+#   stopped receiving, a guest fault, so the run is judged (the line
+#   says so);
+# - anything else (the other guest's ring empty with no trouble in its
+#   log: a guest that stopped polling or a receive interrupt the
+#   emulator lost; or every TX buffer used and not reaped: a completion
+#   interrupt lost or the guest not polling; or no queue record): not
+#   proven either way, a rig fault as before, with what was seen.
+# A rig fault (SC_RIGFAULT, vmtest.sh) is neither a pass nor a fail.
 ld_rig_fault() {
-	local w who log dir sq n t ms
+	local w who peer log plog dir sq n t ms tx rx inuse used last avail posted rlast ravail rposted note
 	dir=$(dirname "$VM_CLOG")
 	for who in client server; do
-		log=$VM_CLOG
-		[ $who = client ] || log=$VM_SLOG
+		log=$VM_CLOG plog=$VM_SLOG peer=server
+		[ $who = client ] || { log=$VM_SLOG plog=$VM_CLOG peer=client; }
 		w=$(ld_watchdog "$log")
 		[ -n "$w" ] || continue
 		sq=$(ld_link_end "$dir" | sed -n "s/.*$who QEMU recvq=[0-9]* sendq=\([0-9]*\).*/\1/p")
 		read -r n t ms <<<"$w"
 		[ "$ms" = 0 ] && ms= || ms=", stopped for $ms ms at the longest"
-		SC_RIGFAULT+="${SC_RIGFAULT:+; }the $who guest's virtio-net transmit queue stalled ($n watchdog lines from $t s of uptime$ms)"
-		case $sq in
-		'') SC_RIGFAULT+=", link not sampled" ;;
-		0) SC_RIGFAULT+=": its QEMU held nothing to send, so it stopped taking the guest's packets (emulator)" ;;
-		*) SC_RIGFAULT+=": its QEMU held $sq bytes the other QEMU did not read (the other guest's receive side or its QEMU)" ;;
-		esac
-		SC_RIGFAULT+="; link: $(ld_link_end "$dir")"
+		note="the $who guest's virtio-net transmit queue stalled ($n watchdog lines from $t s of uptime$ms)"
+		tx=$(vm_vq_state "$log" 1)
+		rx=$(vm_vq_state "$plog" 0)
+		posted='' rposted=''
+		if [ -n "$tx" ]; then
+			read -r inuse used last avail <<<"$tx"
+			posted=$(((avail - last) & 0xffff))
+			note+="; its TX queue: inuse=$inuse used_idx=$used last_avail_idx=$last, guest avail idx=$avail"
+		fi
+		if [ -n "$rx" ]; then
+			read -r _ _ rlast ravail <<<"$rx"
+			rposted=$(((ravail - rlast) & 0xffff))
+			note+="; the $peer's RX queue: last_avail_idx=$rlast, guest avail idx=$ravail"
+		fi
+		note+="; link: $(ld_link_end "$dir")"
+		if [ -z "$tx" ]; then
+			case $sq in
+			'') note+=": not proven (queues not recorded, link not sampled)" ;;
+			0) note+=": not proven (queues not recorded; its QEMU held nothing to send on the link)" ;;
+			*) note+=": not proven (queues not recorded; its QEMU held $sq bytes the other QEMU did not read)" ;;
+			esac
+		elif [ "$inuse" = 0 ] && [ "$posted" -gt 0 ]; then
+			note+=": the emulator: its QEMU never took the $posted buffers the guest posted, with none in flight (a lost transmit kick)"
+		elif [ "$inuse" = 0 ]; then
+			note+=": not proven: its QEMU used every buffer the guest posted and the guest did not reap them (a lost completion interrupt, or the guest not polling)"
+		elif [ -z "$rx" ]; then
+			note+=": not proven: its QEMU holds a packet for the link; the $peer's queues not recorded"
+		elif [ "$rposted" -gt 0 ]; then
+			note+=": the emulator: its QEMU holds a packet for the link while the $peer's QEMU never filled the $rposted receive buffers its guest posted (a lost receive kick)"
+		elif [ -n "$(vm_bad_lines "$plog")" ]; then
+			SC_DESC+="; the $who guest's transmit queue stalled, a symptom: the $peer guest stopped receiving after kernel trouble (its RX ring empty, its QEMU not reading the link)"
+			continue
+		else
+			note+=": not proven: its QEMU holds a packet for the link and the $peer guest gave its NIC no receive buffers, with no kernel trouble in its log (a guest that stopped polling, or a receive interrupt lost in the emulator)"
+		fi
+		SC_RIGFAULT+="${SC_RIGFAULT:+; }$note"
 	done
 	return 0
 }
