@@ -9,8 +9,10 @@
 #                                    mismatch, second; upgrade with
 #                                    DEBTEST_PATH=modules)
 #
-# Per release (packages from build/deb/<release>/; made first when
-# missing), in a fresh root (a cached mmdebstrap --variant=apt tarball:
+# Per release (packages from build/deb/<release>/ when make deb built
+# them from this tree, its tree-key; made first otherwise, or with
+# DEBTEST_BUILD=0, as make check-full sets after its own make deb
+# steps, a FAIL "packages" line instead), in a fresh root (a cached mmdebstrap --variant=apt tarball:
 # the release, -updates, -security and, not used unless asked for,
 # -backports), each step a line of build/deb/debtest-<release>/summary.txt:
 #   install    apt-get install ./rpcrdma-cm-dkms_*.deb ./rpcrdma-cm-tools_*.deb
@@ -95,6 +97,7 @@ TARBALL_DAYS=7
 need_pkgs mmdebstrap dpkg-dev
 deb_unshare_check
 VER=$(deb_version) || exit 1
+DEB_TREE_KEY=$(deb_tree_key)
 
 # usrmerge: a path as merged /usr has it (packages may still list
 # /lib/..., the file is in /usr/lib/...).
@@ -143,6 +146,33 @@ dkms_installed() {
 		[[ $line == "rpcrdma-cm/$VER, $1, "*": installed"* ]] && return 0
 	done < <(in_root - dkms status -m rpcrdma-cm -v "$VER" -k "$1")
 	return 1
+}
+
+# packages_of_tree WHAT CHECK: true when build/deb/$REL holds make deb's
+# packages of this tree, CHECK (a command) saying that WHAT is among
+# them. Otherwise they are made (make deb DEB_RELEASE=$REL), or with
+# DEBTEST_BUILD=0 a FAIL line says why not and it returns 1.
+packages_of_tree() {
+	local what=$1 why
+	shift
+	"$@" && deb_of_tree "$DEBS" && return 0
+	if ! "$@"; then
+		why="no $what of $VER"
+	else
+		why="packages of another tree (tree-key $(cat "$DEBS/tree-key" 2>/dev/null || echo none), this one's $DEB_TREE_KEY)"
+	fi
+	if [ "${DEBTEST_BUILD:-1}" = 0 ]; then
+		result packages FAIL "${DEBS#"$TOP"/}: $why; DEBTEST_BUILD=0: not made here (make deb DEB_RELEASE=$REL failed or did not run)"
+		return 1
+	fi
+	msg "[$REL] ${DEBS#"$TOP"/}: $why: making them (make deb DEB_RELEASE=$REL)"
+	DEB_RELEASE=$REL "$TOP/scripts/deb.sh" || die "make deb DEB_RELEASE=$REL failed"
+	"$@" && deb_of_tree "$DEBS" || die "make deb DEB_RELEASE=$REL made no $what of this tree"
+}
+
+# dkms_debs: the DKMS path's two packages are in build/deb/$REL
+dkms_debs() {
+	ls "$DEBS"/rpcrdma-cm-dkms_"$VER"_all.deb "$DEBS"/rpcrdma-cm-tools_"$VER"_amd64.deb >/dev/null 2>&1
 }
 
 # skipped STEP: true (and a SKIP line) when DEBTEST_SKIP names STEP.
@@ -402,13 +432,10 @@ test_release() {
 	KVER1='' KVER2='' MODVER=''
 	exec 5>"$BUILD/deb/.debtest-$REL.lock"
 	flock -n 5 || die "another make debtest of $REL is running in this tree"
-	if ! ls "$DEBS"/rpcrdma-cm-dkms_"$VER"_all.deb "$DEBS"/rpcrdma-cm-tools_"$VER"_amd64.deb >/dev/null 2>&1; then
-		msg "[$REL] no packages of $VER in ${DEBS#"$TOP"/}: making them (make deb DEB_RELEASE=$REL)"
-		DEB_RELEASE=$REL "$TOP/scripts/deb.sh" || die "make deb DEB_RELEASE=$REL failed"
-	fi
 	rm -rf "$OUT"
 	mkdir -p "$LOGS" || die "cannot create $LOGS"
 	echo "debtest $REL, rpcrdma-cm $VER, $(date -u '+%Y-%m-%d %H:%M UTC') (make debtest)" >"$SUMMARY"
+	packages_of_tree "rpcrdma-cm-dkms and rpcrdma-cm-tools" dkms_debs || return 0
 	fresh_root test
 	PKG_NAMES=(rpcrdma-cm-dkms rpcrdma-cm-tools)
 	PKG_DEBS=("$DEBS/rpcrdma-cm-dkms_${VER}_all.deb" "$DEBS/rpcrdma-cm-tools_${VER}_amd64.deb")
