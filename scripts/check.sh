@@ -243,11 +243,17 @@ if [ "$tier" = full ]; then
 	# the host's release was built above; debtest needs both
 	step "Debian packages for trixie (make deb DEB_RELEASE=trixie)" \
 		make -s deb DEB_RELEASE=trixie
+	# Both debtest steps install the packages the two steps above built
+	# from this tree (build/deb/<release>/tree-key), and make none of
+	# their own (DEBTEST_BUILD=0): a make deb that failed above would
+	# fail twice more, minutes each, and the packages of an earlier tree
+	# are no test of this one.
 	has_target debtest &&
-		step "Debian packages: install, DKMS, VM pair, removal (make debtest)" make -s debtest
+		step "Debian packages: install, DKMS, VM pair, removal (make debtest)" \
+			env DEBTEST_BUILD=0 make -s debtest
 	has_target repo &&
 		step "prebuilt modules: from make repo's signed repository into fresh roots without a compiler, VM pair, upgrade, removal (make debtest DEBTEST_PATH=modules)" \
-			make -s debtest DEBTEST_PATH=modules
+			env DEBTEST_BUILD=0 make -s debtest DEBTEST_PATH=modules
 	# make demo in both roots; the bounded make check in trixie's only:
 	# CI runs make check on a bookworm host every time, and the bounded
 	# check in a second root costs eight minutes for what it adds

@@ -40,6 +40,36 @@ deb_version() {
 	echo "$v"
 }
 
+# deb_tree_files: the tree's files as make deb packs them, as paths
+# relative to TOP, each ended by a NUL: the tracked ones with their
+# uncommitted changes and the new ones git does not ignore; in a tree
+# without .git (a release tarball), every file but build/.
+deb_tree_files() {
+	if [ -e "$TOP/.git" ]; then
+		(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 -r sh -c \
+			'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh)
+	else
+		(cd "$TOP" && find . -path ./build -prune -o -type f -printf '%P\0')
+	fi
+}
+
+# deb_tree_key: those files' names and contents as one short hash, which
+# make deb writes into build/deb/<release>/tree-key: make debtest uses
+# the packages there only when they were built from the tree as it is.
+# The prose and pictures (*.md, *.png) are left out, as in check.sh's
+# code_key: no binary package ships them, and make check-full rewrites
+# Documentation/*.md between its make deb and make debtest steps.
+deb_tree_key() {
+	deb_tree_files | grep -zvE '\.(md|png)$' | LC_ALL=C sort -z |
+		(cd "$TOP" && xargs -0 -r sha256sum --) | sha256sum | cut -c1-16
+}
+
+# deb_of_tree DIR: true when DIR (build/deb/<release>) holds the packages
+# make deb built from this very tree.
+deb_of_tree() {
+	[ -s "$1/tree-key" ] && [ "$(cat "$1/tree-key")" = "${DEB_TREE_KEY:=$(deb_tree_key)}" ]
+}
+
 # deb_sources REL [backports]: the root's apt sources: the release, its
 # updates and security suites (what an installed Debian system has), and
 # with "backports" its backports suite (at apt's default priority for

@@ -74,6 +74,8 @@ need_pkgs mmdebstrap
 deb_unshare_check
 
 VER=$(deb_version) || exit 1
+# which tree the packages are built from, before any file is read
+DEB_TREE_KEY=$(deb_tree_key)
 lines=$(modules_lines) || exit 1
 mapfile -t MODULES < <(sed '/^$/d' <<<"$lines")
 
@@ -84,9 +86,7 @@ export_tree() {
 	local dir=$1
 	mkdir -p "$dir" || die "cannot create $dir"
 	if [ -e "$TOP/.git" ]; then
-		(cd "$TOP" && git ls-files -z --cached --others --exclude-standard | xargs -0 -r sh -c \
-			'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh |
-			tar --null -T - -cf -) | tar -C "$dir" -xf - ||
+		(cd "$TOP" && deb_tree_files | tar --null -T - -cf -) | tar -C "$dir" -xf - ||
 			die "cannot copy the tree's files into $dir"
 	else
 		tar -C "$TOP" --exclude=./build -cf - . | tar -C "$dir" -xf - ||
@@ -203,6 +203,14 @@ build() {
 		die "lintian reports errors or warnings (above; all in $logs/lintian.txt): fix them or override them in debian/*.lintian-overrides with a reason"
 	fi
 	cp -r "$logs" "$new/logs" || die "cannot copy $logs"
+	# the tree they were built from, for make debtest; none when
+	# DEB_MODULES_ONLY=1 added module packages of this tree to those of
+	# another
+	if [ "${DEB_MODULES_ONLY:-0}" = 1 ] && [ "$(cat "$new/tree-key" 2>/dev/null)" != "$DEB_TREE_KEY" ]; then
+		rm -f "$new/tree-key"
+	else
+		echo "$DEB_TREE_KEY" >"$new/tree-key" || die "cannot write $new/tree-key"
+	fi
 	# Two renames: an interruption leaves OUT complete (old or new) or
 	# missing (debtest then builds again), never half-removed.
 	local old=$BUILD/deb/.$REL.old.$$

@@ -156,6 +156,11 @@ mod_deb() {
 	done
 }
 
+# modules_debs: the prebuilt path's packages are in build/deb/$REL
+modules_debs() {
+	[ -n "$(mod_deb)" ] && [ -e "$DEBS/rpcrdma-cm-tools_${VER}_amd64.deb" ]
+}
+
 # shellcheck disable=SC2034 # ARCHIVES, KVER2, MODVER, PKG_NAMES: read by
 # deb-lib.sh and debtest.sh's steps
 test_release_modules() {
@@ -169,18 +174,14 @@ test_release_modules() {
 	KVER1='' KVER2='' MODVER=''
 	exec 5>"$BUILD/deb/.debtest-$REL.lock"
 	flock -n 5 || die "another make debtest of $REL is running in this tree"
+	rm -rf "$OUT"
+	mkdir -p "$LOGS" || die "cannot create $LOGS"
+	echo "debtest (prebuilt modules) $REL, rpcrdma-cm $VER, $(date -u '+%Y-%m-%d %H:%M UTC') (make debtest DEBTEST_PATH=modules)" >"$SUMMARY"
+	packages_of_tree "rpcrdma-cm-modules package (DEB_MODULES=none makes none) and rpcrdma-cm-tools" modules_debs || return 0
 	MOD_DEB=$(mod_deb)
-	if [ -z "$MOD_DEB" ] || [ ! -e "$DEBS/rpcrdma-cm-tools_${VER}_amd64.deb" ]; then
-		msg "[$REL] no module package of $VER in ${DEBS#"$TOP"/}: making the packages (make deb DEB_RELEASE=$REL)"
-		DEB_RELEASE=$REL "$TOP/scripts/deb.sh" || die "make deb DEB_RELEASE=$REL failed"
-		MOD_DEB=$(mod_deb)
-		[ -n "$MOD_DEB" ] || die "make deb DEB_RELEASE=$REL made no rpcrdma-cm-modules package (DEB_MODULES=none?)"
-	fi
 	MOD_PKG=$(dpkg-deb -f "$MOD_DEB" Package)
 	MOD_VERSION=$(dpkg-deb -f "$MOD_DEB" Version)
 	KVER1=${MOD_PKG#rpcrdma-cm-modules-}
-	rm -rf "$OUT"
-	mkdir -p "$LOGS" || die "cannot create $LOGS"
 	echo "debtest (prebuilt modules) $REL, $MOD_PKG $MOD_VERSION, $(date -u '+%Y-%m-%d %H:%M UTC') (make debtest DEBTEST_PATH=modules)" >"$SUMMARY"
 	msg "[$REL] make repo (build/repo/), from build/deb/*/"
 	"$TOP/scripts/repo.sh" >"$LOGS/repo.log" 2>&1 || { cat "$LOGS/repo.log" >&2; die "make repo failed (log: $LOGS/repo.log)"; }

@@ -9,8 +9,10 @@
 #                                    mismatch, second; upgrade with
 #                                    DEBTEST_PATH=modules)
 #
-# Per release (packages from build/deb/<release>/; made first when
-# missing), in a fresh root (a cached mmdebstrap --variant=apt tarball:
+# Per release (packages from build/deb/<release>/ when make deb built
+# them from this tree, its tree-key; made first otherwise, or with
+# DEBTEST_BUILD=0, as make check-full sets after its own make deb
+# steps, a FAIL "packages" line instead), in a fresh root (a cached mmdebstrap --variant=apt tarball:
 # the release, -updates, -security and, not used unless asked for,
 # -backports), each step a line of build/deb/debtest-<release>/summary.txt:
 #   install    apt-get install ./rpcrdma-cm-dkms_*.deb ./rpcrdma-cm-tools_*.deb
@@ -53,14 +55,17 @@
 #              source (exit 5, not-loaded: nothing loads it in a root)
 #   conflict   apt-get -s install rpcrdma-cm-dkms would remove the
 #              modules package
-#   vm         that file boots in the VM rig, as for the DKMS path
-#              (scenario 1: 4096/4096, R=1 on both sides, and the
-#              guests' rpcrdma-cm-status "ok", exit 0)
+#   vm         that file boots in the VM rig, as for the DKMS path,
+#              in scenario 1 only (4096/4096, R=1 on both sides, and the
+#              guests' rpcrdma-cm-status "ok", exit 0): scenario 2, the
+#              stock module on the other side, is the DKMS path's, with a
+#              module of the same source for the same kernel
 #   upgrade    a second build of the same source, version +r1, in a
 #              repository made again with the same key: apt-get upgrade
 #              installs it, and the module is still found
 #   remove     as above, for the modules package and the tools
-# DEBTEST_SCENARIOS (default "1 2") are the VM step's scenarios.
+# DEBTEST_SCENARIOS are the VM step's scenarios (default "1 2", with
+# DEBTEST_PATH=modules "1").
 # Exit status 0 when every step of every release passed.
 
 # shellcheck source=scripts/lib.sh
@@ -75,6 +80,14 @@ case $DEBTEST_PATH in
 dkms | modules) ;;
 *) die "DEBTEST_PATH=$DEBTEST_PATH: dkms (the default: rpcrdma-cm-dkms) or modules (the prebuilt rpcrdma-cm-modules-<kernel> from make repo's repository)" ;;
 esac
+# the VM step's scenarios: interop with the stock module (2) once, on
+# the DKMS path; the prebuilt file needs to show that it loads and
+# negotiates on both sides (1)
+if [ "$DEBTEST_PATH" = dkms ]; then
+	SCENARIOS=${DEBTEST_SCENARIOS:-1 2}
+else
+	SCENARIOS=${DEBTEST_SCENARIOS:-1}
+fi
 ROOTS=$BUILD/deb/.roots
 CACHE=$RPCRDMA_CM_CACHE/deb
 TARBALL_DAYS=7
@@ -84,6 +97,7 @@ TARBALL_DAYS=7
 need_pkgs mmdebstrap dpkg-dev
 deb_unshare_check
 VER=$(deb_version) || exit 1
+DEB_TREE_KEY=$(deb_tree_key)
 
 # usrmerge: a path as merged /usr has it (packages may still list
 # /lib/..., the file is in /usr/lib/...).
@@ -132,6 +146,33 @@ dkms_installed() {
 		[[ $line == "rpcrdma-cm/$VER, $1, "*": installed"* ]] && return 0
 	done < <(in_root - dkms status -m rpcrdma-cm -v "$VER" -k "$1")
 	return 1
+}
+
+# packages_of_tree WHAT CHECK: true when build/deb/$REL holds make deb's
+# packages of this tree, CHECK (a command) saying that WHAT is among
+# them. Otherwise they are made (make deb DEB_RELEASE=$REL), or with
+# DEBTEST_BUILD=0 a FAIL line says why not and it returns 1.
+packages_of_tree() {
+	local what=$1 why
+	shift
+	"$@" && deb_of_tree "$DEBS" && return 0
+	if ! "$@"; then
+		why="no $what of $VER"
+	else
+		why="packages of another tree (tree-key $(cat "$DEBS/tree-key" 2>/dev/null || echo none), this one's $DEB_TREE_KEY)"
+	fi
+	if [ "${DEBTEST_BUILD:-1}" = 0 ]; then
+		result packages FAIL "${DEBS#"$TOP"/}: $why; DEBTEST_BUILD=0: not made here (make deb DEB_RELEASE=$REL failed or did not run)"
+		return 1
+	fi
+	msg "[$REL] ${DEBS#"$TOP"/}: $why: making them (make deb DEB_RELEASE=$REL)"
+	DEB_RELEASE=$REL "$TOP/scripts/deb.sh" || die "make deb DEB_RELEASE=$REL failed"
+	"$@" && deb_of_tree "$DEBS" || die "make deb DEB_RELEASE=$REL made no $what of this tree"
+}
+
+# dkms_debs: the DKMS path's two packages are in build/deb/$REL
+dkms_debs() {
+	ls "$DEBS"/rpcrdma-cm-dkms_"$VER"_all.deb "$DEBS"/rpcrdma-cm-tools_"$VER"_amd64.deb >/dev/null 2>&1
 }
 
 # skipped STEP: true (and a SKIP line) when DEBTEST_SKIP names STEP.
@@ -205,11 +246,11 @@ step_vm() {
 	*.zst) zstd -qdc "$f" >"$ko" ;;
 	*) cp "$f" "$ko" ;;
 	esac || { result vm FAIL "cannot copy $f"; return 1; }
-	msg "[$REL] VM rig: scenarios ${DEBTEST_SCENARIOS:-1 2} with the module the packages installed ($KVER1)"
+	msg "[$REL] VM rig: scenarios $SCENARIOS with the module the packages installed ($KVER1)"
 	# one VM pair at a time, whatever runs beside (DEB_RELEASES one by one)
 	exec 6>"$BUILD/deb/.vm.lock"
 	flock 6 || die "cannot lock $BUILD/deb/.vm.lock"
-	if KVER=$KVER1 RPCRDMA_KO=$ko VMTEST_ONLY="${DEBTEST_SCENARIOS:-1 2}" VM_SMP=1 \
+	if KVER=$KVER1 RPCRDMA_KO=$ko VMTEST_ONLY="$SCENARIOS" VM_SMP=1 \
 		"$TOP/scripts/vm/vmtest.sh" >"$LOGS/vmtest.log" 2>&1; then
 		# each scenario's line comes twice: as it ends, and in the summary
 		line=$(grep -E '^(PASS|FAIL) ' "$LOGS/vmtest.log" | awk '!seen[$0]++ {print $1, $2}' | xargs)
@@ -391,13 +432,10 @@ test_release() {
 	KVER1='' KVER2='' MODVER=''
 	exec 5>"$BUILD/deb/.debtest-$REL.lock"
 	flock -n 5 || die "another make debtest of $REL is running in this tree"
-	if ! ls "$DEBS"/rpcrdma-cm-dkms_"$VER"_all.deb "$DEBS"/rpcrdma-cm-tools_"$VER"_amd64.deb >/dev/null 2>&1; then
-		msg "[$REL] no packages of $VER in ${DEBS#"$TOP"/}: making them (make deb DEB_RELEASE=$REL)"
-		DEB_RELEASE=$REL "$TOP/scripts/deb.sh" || die "make deb DEB_RELEASE=$REL failed"
-	fi
 	rm -rf "$OUT"
 	mkdir -p "$LOGS" || die "cannot create $LOGS"
 	echo "debtest $REL, rpcrdma-cm $VER, $(date -u '+%Y-%m-%d %H:%M UTC') (make debtest)" >"$SUMMARY"
+	packages_of_tree "rpcrdma-cm-dkms and rpcrdma-cm-tools" dkms_debs || return 0
 	fresh_root test
 	PKG_NAMES=(rpcrdma-cm-dkms rpcrdma-cm-tools)
 	PKG_DEBS=("$DEBS/rpcrdma-cm-dkms_${VER}_all.deb" "$DEBS/rpcrdma-cm-tools_${VER}_amd64.deb")
