@@ -34,8 +34,13 @@ HOSTS=${HOSTTEST_HOSTS:-bookworm trixie}
 CHECK_HOSTS=${HOSTTEST_CHECK_HOSTS:-$HOSTS}
 OUT=$BUILD/hosttest
 [ "$(id -u)" -eq 0 ] || die "make hosttest creates roots and enters them with chroot: run it as root"
-git -C "$TOP" rev-parse --verify -q HEAD >/dev/null ||
+HEAD_ID=$(git -C "$TOP" rev-parse --verify -q HEAD) ||
 	die "make hosttest clones this tree's HEAD: run it from a git clone"
+# The repository, not the tree's git directory: a worktree's (git
+# worktree add) holds no objects of its own, and its HEAD is checked out
+# by id after the clone
+GITDIR=$(cd "$TOP" && cd "$(git rev-parse --git-common-dir)" && pwd) ||
+	die "cannot find the git repository of $TOP"
 need_pkgs mmdebstrap mount
 mkdir -p "$OUT" || die "cannot create $OUT"
 papt true # Debian's archive reachable, or say so now
@@ -75,7 +80,7 @@ mkroot() {
 
 # in_root DIR LOG CMD: run CMD (a shell command line) in DIR as root, in a
 # private mount namespace holding proc, sys and dev, with this tree's git
-# directory read-only at /src.git; its output goes to LOG and, its
+# repository read-only at /src.git; its output goes to LOG and, its
 # progress lines only, to the terminal. Returns CMD's status.
 in_root() {
 	local dir=$1 log=$2 cmd=$3
@@ -96,7 +101,7 @@ in_root() {
 			PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 			CI="${CI:-}" ${VM_BOOT_TIMEOUT:+VM_BOOT_TIMEOUT=$VM_BOOT_TIMEOUT} \
 			${VM_TIMEOUT:+VM_TIMEOUT=$VM_TIMEOUT} bash -c "$3"
-	' hosttest "$dir" "$(git -C "$TOP" rev-parse --absolute-git-dir)" "$cmd" \
+	' hosttest "$dir" "$GITDIR" "$cmd" \
 		</dev/null >"$log" 2>&1 &
 	local pid=$!
 	# progress: the scripts' step lines, as they come
@@ -149,7 +154,8 @@ for fam in $HOSTS; do
 	mkroot "$fam" "$root"
 	msg "hosttest $fam: root ready in $((SECONDS - t0)) s; cloning HEAD"
 	in_root "$root" "$OUT/$fam.clone.log" \
-		"git clone -q /src.git /root/rpcrdma-cm" ||
+		"git clone -q /src.git /root/rpcrdma-cm && cd /root/rpcrdma-cm &&
+		 { [ \"\$(git rev-parse HEAD)\" = $HEAD_ID ] || git checkout -q --detach $HEAD_ID; }" ||
 		die "cannot clone the tree into the $fam root (see $OUT/$fam.clone.log)"
 	if [ "${HOSTTEST_DEMO:-1}" = 1 ]; then
 		load0=$(cut -d' ' -f1 /proc/loadavg)
