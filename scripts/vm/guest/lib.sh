@@ -406,7 +406,7 @@ data_check() {
 # octets to $MNT/TAG_0, TAG_1, TAG_2 in turn, a second apart, each copy
 # read back at once with O_DIRECT (over the wire) and sha256-compared,
 # until copy_loop_stop; NFS I/O beside whatever a scenario does to the
-# transport (scenarios 7 and 16 run the same loop inline)
+# transport (scenarios 7, 16 and 17)
 copy_loop_start() {
 	head -c 2097152 /dev/urandom >/tmp/big
 	BIGSUM=$(sha256sum </tmp/big | cut -d' ' -f1)

@@ -62,26 +62,8 @@ check nfs-conn "server's line for the NFS mount: peer=$NFSPEER" [ -n "$NFSPEER" 
 srv_base=$(srv run grep -c role= $SRVCONNS)
 
 # ---- 1. the copy loop ----------------------------------------------------
-head -c 2097152 /dev/urandom >/tmp/big
-BIGSUM=$(sha256sum </tmp/big | cut -d' ' -f1)
-rm -f /tmp/stop /tmp/copies /tmp/copyerr
-# three names in turn (the export is a 200 MB tmpfs); each copy is read
-# back with O_DIRECT (over the wire) at once, and by the server at the end
-(
-	i=0
-	while [ ! -e /tmp/stop ]; do
-		i=$((i + 1))
-		f=$MNT/storm_$((i % 3))
-		if cp /tmp/big "$f" && [ "$(dd if="$f" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1)" = "$BIGSUM" ]; then
-			echo "$i" >>/tmp/copies
-		else
-			echo "$i" >>/tmp/copyerr
-		fi
-		sleep 1
-	done
-) &
-COPY_PID=$!
-step "copy loop started (2 MiB files, pid $COPY_PID)"
+# three names in turn (the export is a 200 MB tmpfs)
+copy_loop_start storm
 
 # ---- 2. the probe against the server -------------------------------------
 # shellcheck source=scripts/vm/guest/probe-cases.sh
@@ -270,19 +252,7 @@ case $sum in
 esac
 
 # ---- 5. the copy loop across the storm ---------------------------------------------
-touch /tmp/stop
-wait $COPY_PID
-n=$(grep -c . /tmp/copies 2>/dev/null)
-e=$(grep -c . /tmp/copyerr 2>/dev/null)
-drop_caches
-bad=0
-srv sums storm_0 storm_1 storm_2 >/tmp/ssums
-for i in 0 1 2; do
-	[ "$(grep " storm_$i\$" /tmp/ssums | cut -d' ' -f1)" = "$BIGSUM" ] || bad=$((bad + 1))
-done
-ok=0
-[ "${n:-0}" -ge 2 ] && [ "${e:-0}" -eq 0 ] && [ $bad -eq 0 ] && ok=1
-check storm-copies "${n:-0} copies of 2 MiB across the storm read back (O_DIRECT) exact, ${e:-0} failed; $bad of the 3 final files differ on the server" [ $ok = 1 ]
+copy_loop_stop storm storm-copies "the storm"
 data_check after-storm
 
 sleep 2

@@ -47,24 +47,7 @@ show_conns
 srv_base=$(srv run grep -c role= $CONNS)
 
 # ---- 1. the copy loop ----------------------------------------------------
-head -c 2097152 /dev/urandom >/tmp/big
-BIGSUM=$(sha256sum </tmp/big | cut -d' ' -f1)
-rm -f /tmp/stop /tmp/copies /tmp/copyerr
-(
-	i=0
-	while [ ! -e /tmp/stop ]; do
-		i=$((i + 1))
-		f=$MNT/fuzz_$((i % 3))
-		if cp /tmp/big "$f" && [ "$(dd if="$f" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1)" = "$BIGSUM" ]; then
-			echo "$i" >>/tmp/copies
-		else
-			echo "$i" >>/tmp/copyerr
-		fi
-		sleep 1
-	done
-) &
-COPY_PID=$!
-step "copy loop started (2 MiB files, pid $COPY_PID)"
+copy_loop_start fuzz
 
 # pair EVENTS LINES SELECT: compare a peer's rpcrdma_cm_negotiate events
 # (EVENTS, trace lines) with the probe's --fuzz lines (LINES) for the
@@ -206,19 +189,7 @@ check fuzz-client-events "$1 of $est completed inputs negotiated by this client 
 	[ "${1:-0}:${2:-x}:${3:-x}" = "$est:0:0" ]
 
 # ---- 5. the copy loop across both -------------------------------------------
-touch /tmp/stop
-wait $COPY_PID
-n=$(grep -c . /tmp/copies 2>/dev/null)
-e=$(grep -c . /tmp/copyerr 2>/dev/null)
-drop_caches
-bad=0
-srv sums fuzz_0 fuzz_1 fuzz_2 >/tmp/ssums
-for i in 0 1 2; do
-	[ "$(grep " fuzz_$i\$" /tmp/ssums | cut -d' ' -f1)" = "$BIGSUM" ] || bad=$((bad + 1))
-done
-ok=0
-[ "${n:-0}" -ge 2 ] && [ "${e:-0}" -eq 0 ] && [ $bad -eq 0 ] && ok=1
-check fuzz-copies "${n:-0} copies of 2 MiB across the fuzzing read back (O_DIRECT) exact, ${e:-0} failed; $bad of the 3 final files differ on the server" [ $ok = 1 ]
+copy_loop_stop fuzz fuzz-copies "the fuzzing"
 data_check after-fuzz
 
 sleep 2
