@@ -168,22 +168,18 @@ live() {
 	env "${env[@]}" LD_PRELOAD="$TMP/fake_cm.so" timeout 60 "$P" "$@" >"$TMP/live" 2>"$TMP/live.err"
 	rc=$?
 }
-# sum KEY...: those keys of the run's fuzz-summary line
-sum() {
+# summary_keys MODE KEY...: those keys of the run's MODE-summary line
+summary_keys() {
 	local k line
-	line=$(grep '^fuzz-summary ' "$TMP/live")
+	line=$(grep "^$1-summary " "$TMP/live")
+	shift
 	for k in "$@"; do
 		printf '%s ' "$(echo " $line" | sed -n "s/.* $k=\([^ ]*\).*/$k=\1/p")"
 	done
 }
-# fsum KEY...: those keys of the run's flood-summary line
-fsum() {
-	local k line
-	line=$(grep '^flood-summary ' "$TMP/live")
-	for k in "$@"; do
-		printf '%s ' "$(echo " $line" | sed -n "s/.* $k=\([^ ]*\).*/$k=\1/p")"
-	done
-}
+# sum KEY...: of the fuzz-summary line; fsum KEY...: of the flood-summary line
+sum() { summary_keys fuzz "$@"; }
+fsum() { summary_keys flood "$@"; }
 # kinds: the kind of every cycle line of the last run, on one line
 kinds() { sed -n 's/^flood cycle=[0-9]* kind=\([a-z_]*\) .*/\1/p' "$TMP/live" | paste -sd' ' -; }
 # --flood against the fake server (scenario 17's probe side)
