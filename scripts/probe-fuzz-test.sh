@@ -95,8 +95,11 @@ got=$(awk '/ class=length / { sub("len=", "", $5); n[$5]++; if ($5 == 0) z = $0 
 check "mpa: lengths 0..252 once each, 0 octets no_data" "$got" "253 1"
 
 # The oracle against scenario 7's hand-written cases, whose expected
-# values the kernel module met on real RoCE (a REQ zero-padded to 56);
-# the corpus files are replayed in name order.
+# values the kernel module met on real RoCE (a REQ zero-padded to 56)
+# while it advertised 4096/4096, the limits of the dry run's receiver
+# (the probe's own); since server_send_size the module offers a client
+# that Receives more a Send Size of 8192 (d-sizes-0-255: send=8192 in
+# scenario 7). The corpus files are replayed in name order.
 hexfile() { # hexfile FILE HEX
 	local h=$2 out=
 	while [ -n "$h" ]; do
