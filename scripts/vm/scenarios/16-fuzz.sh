@@ -33,14 +33,7 @@ sc_run() {
 		local VM_PCAP=
 		SC_DESC+=" (no wire capture above 5000 inputs)"
 	fi
-	# server_send_size=4096: the probe's oracle holds every accept to
-	# the control connection's message (probe_fuzz_reply_ok() and
-	# probe_fuzz_expect() with its limits, tools/rpcrdma-cm-probe-
-	# fuzzrun.c), but at the default, 8192, the server's Send Size
-	# follows each input's Receive Size (svc_rdma_cm_offer_send()).
-	# Pinned to max_req_size, it is the same for every input, until
-	# the oracle models that offer.
-	sc_pair fuzz ours "server_send_size=4096" ours "" "$SCDIR/16-fuzz.client.sh" \
+	sc_pair fuzz ours "" ours "" "$SCDIR/16-fuzz.client.sh" \
 		FUZZ_SERVER_N="$sn" FUZZ_CLIENT_N="$cn" FUZZ_SEED="$seed"
 	# the rates and totals on the result line, PASS or FAIL
 	local s c

@@ -38,13 +38,7 @@ sc_run() {
 	local VM_TIMEOUT=${VM_TIMEOUT_17:-$((900 + n / 2))}
 	[ "${FLOOD_PCAP:-0}" = 1 ] || local VM_PCAP=
 	SC_DESC="probe --flood: $n cycles vs our server (seed $seed), NFS copies sha256-checked across"
-	# server_send_size=4096: the probe holds every accept of a good or
-	# hostile cycle to the control connection's message
-	# (probe_fuzz_reply_ok(), tools/rpcrdma-cm-probe-fuzzrun.c); at the
-	# default, 8192, the server's Send Size follows each input's
-	# Receive Size (svc_rdma_cm_offer_send()). Pinned to max_req_size,
-	# it is the same for every cycle, until the probe models that offer.
-	sc_pair flood ours "server_send_size=4096" ours "" "$SCDIR/17-flood.client.sh" \
+	sc_pair flood ours "" ours "" "$SCDIR/17-flood.client.sh" \
 		FLOOD_N="$n" FLOOD_SEED="$seed" FLOOD_SETTLE="$settle"
 	# the rates, counts and memory on the result line, PASS or FAIL
 	local f m k
