@@ -2,7 +2,8 @@
 /*
  * KUnit tests for the server hooks' arithmetic (svc_rdma_cm_calc.c):
  * the transport header of a short Reply, the inline threshold test,
- * the backchannel's largest Call and the timing of a detach's drain.
+ * the backchannel's largest Call, the Send Size offered to a client
+ * and the timing of a detach's drain.
  * The header sizes are those of RFC 8166's XDR, counted by hand.
  */
 
@@ -249,12 +250,33 @@ static void svc_rdma_cm_test_drain_sequence(struct kunit *test)
 	}
 }
 
+/*
+ * The Send Size offered to a client: the smaller of the parameter and
+ * the client's Receive Size, in units of 1024, never above 64 KiB.
+ */
+static void svc_rdma_cm_test_offer_send(struct kunit *test)
+{
+	/* the defaults against this module's client, and a stock one */
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_offer_send(8192, 8192), 8192);
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_offer_send(8192, 4096), 4096);
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_offer_send(8192, 65536), 8192);
+	/* no private data from the client, or the parameter at 0 */
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_offer_send(8192, 0), 0);
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_offer_send(0, 8192), 0);
+	/* what the codec can encode: multiples of 1024 */
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_offer_send(9000, 16384), 8192);
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_offer_send(1023, 16384), 0);
+	/* a client claiming the codec's largest size gets 64 KiB */
+	KUNIT_EXPECT_EQ(test, svc_rdma_cm_offer_send(U32_MAX, 262144), 65536);
+}
+
 static struct kunit_case svc_rdma_cm_calc_cases[] = {
 	KUNIT_CASE(svc_rdma_cm_test_chunk_hdrlen),
 	KUNIT_CASE_PARAM(svc_rdma_cm_test_short_hdrlen,
 			 svc_rdma_cm_test_shorts_gen_params),
 	KUNIT_CASE(svc_rdma_cm_test_inline_fits),
 	KUNIT_CASE(svc_rdma_cm_test_bc_payload),
+	KUNIT_CASE(svc_rdma_cm_test_offer_send),
 	KUNIT_CASE_PARAM(svc_rdma_cm_test_drain_time,
 			 svc_rdma_cm_test_drains_gen_params),
 	KUNIT_CASE(svc_rdma_cm_test_drain_start),

@@ -56,7 +56,8 @@
 #   conflict   apt-get -s install rpcrdma-cm-dkms would remove the
 #              modules package
 #   vm         that file boots in the VM rig, as for the DKMS path,
-#              in scenario 1 only (4096/4096, R=1 on both sides, and the
+#              in scenario 1 only (client-to-server 4096, server-to-
+#              client 8192, R=1 on both sides, and the
 #              guests' rpcrdma-cm-status "ok", exit 0): scenario 2, the
 #              stock module on the other side, is the DKMS path's, with a
 #              module of the same source for the same kernel

@@ -22,6 +22,10 @@
 #   - the live paths, both sides, against a fake RDMA-CM (LD_PRELOAD of
 #     tools/fuzz/probe_fake_cm.c): verdicts, counts, stops, exit codes,
 #     and scenario 16's pairing of the peer's events with the lines;
+#   - the server model: servers whose Send Size follows the client's
+#     Receive Size as rpcrdma.ko's does (server_send_size 8192 and
+#     others, inputs Receiving more than 4 KiB among them), a constant
+#     one, learnt from the two control connections, exact per input;
 #   - --flood against the same fake: the mix of every block of 10, the
 #     seed's order, hostile inputs that are --fuzz's, the outcome counts
 #     (the fake server sees every abandoned CM ID go with its answer
@@ -95,8 +99,11 @@ got=$(awk '/ class=length / { sub("len=", "", $5); n[$5]++; if ($5 == 0) z = $0 
 check "mpa: lengths 0..252 once each, 0 octets no_data" "$got" "253 1"
 
 # The oracle against scenario 7's hand-written cases, whose expected
-# values the kernel module met on real RoCE (a REQ zero-padded to 56);
-# the corpus files are replayed in name order.
+# values the kernel module met on real RoCE (a REQ zero-padded to 56)
+# while it advertised 4096/4096, the limits of the dry run's receiver
+# (the probe's own); since server_send_size the module offers a client
+# that Receives more a Send Size of 8192 (d-sizes-0-255: send=8192 in
+# scenario 7). The corpus files are replayed in name order.
 hexfile() { # hexfile FILE HEX
 	local h=$2 out=
 	while [ -n "$h" ]; do
@@ -182,6 +189,45 @@ sum() { summary_keys fuzz "$@"; }
 fsum() { summary_keys flood "$@"; }
 # kinds: the kind of every cycle line of the last run, on one line
 kinds() { sed -n 's/^flood cycle=[0-9]* kind=\([a-z_]*\) .*/\1/p' "$TMP/live" | paste -sd' ' -; }
+# The server's Send Size as rpcrdma.ko offers it since server_send_size:
+# max(max_req_size, min(server_send_size, 65536, the client's Receive
+# Size)), learnt from the two control connections (Receive Size 1024,
+# then 262144); every input's accept, and the threshold the server's
+# event shows, held to it exactly. With one constant Send Size, as the
+# model was before, each server below but the FAKE_CM_SEND_FIXED one
+# makes mismatches: the corpus's d-sizes-0-255 alone Receives 262144.
+model_checks() {
+	local w
+	live FAKE_CM_SEND_SIZE=8192 FAKE_CM_LOG="$TMP/w8.log" -- --fuzz 500 --seed 8797 --corpus "$TMP/c7" -v 10.0.0.1
+	check "model: server_send_size 8192, the controls' answers" \
+		"$(sed -n 's/^fuzz-control .* control_recv=\([0-9]*\) server_send=\([0-9]*\) server_recv=\([0-9]*\) .*/\1:\2\/\3/p' "$TMP/live" | paste -sd' ' -)" \
+		"1024:4096/4096 262144:8192/4096"
+	check "model: server_send_size 8192, 500 inputs" "$rc $(sum inputs established mismatches)" \
+		"0 inputs=500 established=500 mismatches=0 "
+	check "model: server_send_size 8192, a client Receiving 262144 gets 8192" \
+		"$(grep -c '^fuzz input=3 class=corpus .* peer_recv=262144 peer_r=1 send=8192 ' "$TMP/live")" 1
+	check "model: server_send_size 8192, inputs Receiving more than 4096 that got more" \
+		"$(awk '/^fuzz input=/ { s = $0; sub(/.* send=/, "", s); sub(/ .*/, "", s); if (s + 0 > 4096) n++ }
+			END { print (n > 20) }' "$TMP/live")" 1
+	check "model: server_send_size 8192, the server's log paired by port" \
+		"$(pair "$TMP/w8.log" "$TMP/live" port)" "500 0 0"
+	for w in "FAKE_CM_SEND_SIZE=100000" "FAKE_CM_SEND_SIZE=4096 FAKE_CM_MAX_REQ=8192" \
+		"FAKE_CM_SEND_SIZE=8192 FAKE_CM_MAX_REQ=4500" "FAKE_CM_SEND_SIZE=1000" \
+		"FAKE_CM_SEND_FIXED=8192"; do
+		# shellcheck disable=SC2086 # one word per variable
+		live $w FAKE_CM_LOG="$TMP/w.log" -- --fuzz 600 --seed 5 -v 10.0.0.1
+		check "model: $w, 600 inputs" "$rc $(sum mismatches) $(pair "$TMP/w.log" "$TMP/live" port)" \
+			"0 mismatches=0  600 0 0"
+		rm -f "$TMP/w.log"
+	done
+	live FAKE_CM_SEND_SIZE=8192 -- --flood 200 --seed 8797 10.0.0.1
+	check "model: server_send_size 8192, --flood 200" "$rc $(fsum good hostile established unexpected)" \
+		"0 good=80/0 hostile=60/0 established=140 unexpected=0 "
+	live FAKE_CM_SERVER=change=1 -- --fuzz 10 --seed 1 10.0.0.1
+	check "model: controls answered with two Receive Sizes" \
+		"$rc $(grep -c 'only a Send Size that grows' "$TMP/live.err")" "1 1"
+}
+
 # --flood against the fake server (scenario 17's probe side)
 flood_checks() {
 	local a b
@@ -250,14 +296,15 @@ else
 	check "live: 1265 inputs over iWARP (MPA, up to 252 octets)" \
 		"$rc $(sum inputs field mismatches) $(pair "$TMP/srv-iw.log" "$TMP/live" port)" \
 		"0 inputs=1265 field=mpa mismatches=0  1265 0 0"
+	# requests 0 and 1 are the control connections: input I is request I + 2
 	live FAKE_CM_SERVER=change=200 -- --fuzz 300 --seed 1 10.0.0.1
-	check "live: a server whose message changes from request 200" "$rc $(sum mismatches)" "1 mismatches=101 "
+	check "live: a server whose message changes from request 200" "$rc $(sum mismatches)" "1 mismatches=102 "
 	live FAKE_CM_SERVER=reject=5 -- --fuzz 20 --seed 1 10.0.0.1
 	check "live: a server that rejects one" "$rc $(sum established rejected mismatches)" \
 		"0 established=19 rejected=1 mismatches=0 "
 	live FAKE_CM_SERVER=silent=8 -- --fuzz 100 --seed 1 --timeout 20 10.0.0.1
 	check "live: a server that stops answering" "$rc $(sum inputs failed mismatches)" \
-		"1 inputs=17 failed=10 mismatches=10 "
+		"1 inputs=16 failed=10 mismatches=10 "
 	live FAKE_CM_SERVER=silent=0 -- --fuzz 10 --seed 1 --timeout 20 10.0.0.1
 	check "live: the control connection unanswered" "$rc" 6
 	live FAKE_CM_CLIENTS=300 FAKE_CM_LOG="$TMP/cl.log" -- --listen 20051 --fuzz 250 --seed 3 -v --wait 2
@@ -270,6 +317,7 @@ else
 		"0 inputs=260 field=mpa mismatches=0  260 0 0"
 	live FAKE_CM_CLIENTS=3 -- --listen 20051 --fuzz 5 --seed 3 --wait 1
 	check "live: fewer clients than --fuzz, --wait 1" "$rc $(sum inputs)" "6 inputs=3 "
+	model_checks
 	flood_checks
 fi
 
@@ -289,4 +337,4 @@ if [ $fails -ne 0 ]; then
 	echo "probe-fuzz-test: $fails of $checks checks failed" >&2
 	exit 1
 fi
-echo "probe-fuzz-test: $checks checks passed (seed 1 sha256 ${WANT_SHA:0:12}, 5 classes x 200, lengths 0..56, offsets 0..52, versions 0..255, cuts 0..8, mpa 0..252, scenario 7's 11 cases, live paths on a fake CM, --flood's mix and counts)"
+echo "probe-fuzz-test: $checks checks passed (seed 1 sha256 ${WANT_SHA:0:12}, 5 classes x 200, lengths 0..56, offsets 0..52, versions 0..255, cuts 0..8, mpa 0..252, scenario 7's 11 cases, live paths on a fake CM, the server model's Send Sizes, --flood's mix and counts)"

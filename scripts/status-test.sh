@@ -134,9 +134,11 @@ json() {
 	fi
 }
 
-LINE_OURS="role=client peer=10.0.2.1:20049 peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=1 send=4096 recv=4096 reminv=1 recv_inv=872 swi_without_r=0 recv_too_long=0"
+# this module on both sides at its defaults: the client Sends 4096 and
+# Receives 8192, the server offers it a Send Size of 8192
+LINE_OURS="role=client peer=10.0.2.1:20049 peer_pdata=present peer_send=8192 peer_recv=4096 peer_r=1 send=4096 recv=8192 reminv=1 recv_inv=872 swi_without_r=0 recv_too_long=0"
 LINE_STOCK="role=client peer=10.0.2.2:20049 peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=0 send=4096 recv=4096 reminv=0 recv_inv=57 swi_without_r=57 recv_too_long=0"
-LINE_SRV="role=server peer=10.0.2.15:51283 peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=1 send=4096 recv=4096 reminv=1 reply_chunks=140 short_replies=138"
+LINE_SRV="role=server peer=10.0.2.15:51283 peer_pdata=present peer_send=4096 peer_recv=8192 peer_r=1 send=8192 recv=4096 reminv=1 reply_chunks=140 short_replies=138"
 
 # every case, run by the shell SH (dash as /bin/sh on Debian, busybox
 # sh in the project's guests)

@@ -15,7 +15,7 @@
  * seed shuffles each block and drives the --fuzz generator, so that a
  * run can be repeated exactly.
  *
- * The connections are probe_connect_as()'s, the control connection and
+ * The connections are probe_connect_as()'s, the control connections and
  * the check of each accept --fuzz's (rpcrdma-cm-probe-fuzzrun.c), the
  * lines probe_fuzz_line()'s: only the mix and its bookkeeping are here.
  */
@@ -76,10 +76,10 @@ static const enum probe_flood_kind probe_flood_mix[PROBE_FLOOD_BLOCK] = {
  */
 #define PROBE_FLOOD_DROP_MS	100
 
-/* A run: what the control connection learnt, the generator, the counts */
+/* A run: what the control connections learnt, the generator, the counts */
 struct probe_flood_run {
 	const struct addrinfo *ai;
-	struct rpcrdma_pdata ref;	/* what every accept must carry */
+	struct probe_fuzz_model model;	/* what the accepts must carry */
 	const struct probe_fuzz_field *field;
 	u8 good[PROBE_PDATA_MAX];
 	size_t good_len;
@@ -125,23 +125,27 @@ static enum probe_flood_result probe_flood_result_of(const struct probe_outcome 
 	return PROBE_FLOOD_FAILED;
 }
 
-/* Did cycle @o do what its kind @k asks of the server? Hostile inputs
- * are judged as --fuzz judges them: an accept with the control's
- * message, or a reject. Return: true if so, else false with @why set.
+/* Did cycle @o, which sent @pd, do what its kind @k asks of the
+ * server? Good and hostile ones are judged as --fuzz judges them: an
+ * accept with the message the controls predict for @pd, or (hostile
+ * only) a reject. Return: true if so, else false with @why set.
  */
 static bool probe_flood_judge(const struct probe_flood_run *r,
-			      enum probe_flood_kind k,
-			      const struct probe_outcome *o,
+			      enum probe_flood_kind k, const u8 *pd,
+			      size_t pd_len, const struct probe_outcome *o,
 			      enum probe_flood_result res, char *why,
 			      size_t why_len)
 {
+	struct probe_fuzz_verdict v;
 	bool ok;
 
 	switch (k) {
 	case PROBE_FLOOD_GOOD:
 	case PROBE_FLOOD_HOSTILE:
+		probe_fuzz_expect_server(r->field, pd, pd_len, &r->model, &v);
 		if (res == PROBE_FLOOD_ESTABLISHED)
-			return probe_fuzz_reply_ok(o, &r->ref, why, why_len);
+			return probe_fuzz_reply_ok(o, &r->model, &v, why,
+						   why_len);
 		ok = k == PROBE_FLOOD_HOSTILE && res == PROBE_FLOOD_REJECTED;
 		break;
 	case PROBE_FLOOD_REFUSE:
@@ -328,7 +332,7 @@ static bool probe_flood_cycle(struct probe_flood_run *r, unsigned long i)
 	}
 	probe_connect_as(r->ai, pd, pd_len, probe_flood_how[k], drop_ms, &o);
 	res = probe_flood_result_of(&o);
-	ok = probe_flood_judge(r, k, &o, res, why, sizeof(why));
+	ok = probe_flood_judge(r, k, pd, pd_len, &o, res, why, sizeof(why));
 	probe_flood_count(r, k, &o, res, ok);
 	probe_flood_report(i, k, &o, ok, k == PROBE_FLOOD_HOSTILE ? &in : NULL,
 			   drop_ms, why);
@@ -349,7 +353,7 @@ static bool probe_flood_cycle(struct probe_flood_run *r, unsigned long i)
  * probe_flood_active - --flood N against a server
  * @ai: the server's address
  *
- * A control connection first (--fuzz's), then N cycles of the mix.
+ * The control connections first (--fuzz's), then N cycles of the mix.
  *
  * Return: PROBE_OK when every cycle ended as its kind asks, PROBE_ERROR
  * when one did not, or the control connection's failure.
@@ -357,12 +361,11 @@ static bool probe_flood_cycle(struct probe_flood_run *r, unsigned long i)
 enum probe_exit probe_flood_active(const struct addrinfo *ai)
 {
 	struct probe_flood_run r = { .ai = ai, .state = opts.fuzz_seed };
-	struct rpcrdma_pdata_limits srv;
 	enum probe_exit ret;
 	unsigned long i;
 
 	probe_flood_print_start();
-	ret = probe_fuzz_control(ai, &r.ref, &srv, &r.field);
+	ret = probe_fuzz_control(ai, &r.model, &r.field);
 	if (ret)
 		return ret;
 	r.good_len = probe_local_pdata(r.good);

@@ -28,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/minmax.h>
 
 #include "rpcrdma-cm-probe.h"
 
@@ -344,6 +345,27 @@ void probe_fuzz_make(const struct probe_fuzz_field *f, unsigned long index,
 	}
 }
 
+/* What the receiver's CM delivers of @blob, as the codec parses it.
+ * Over IB/RoCE the receiver's CM delivers the whole field, zero-padded.
+ */
+static void probe_fuzz_parse(const struct probe_fuzz_field *f, const u8 *blob,
+			     size_t len, struct probe_fuzz_verdict *v)
+{
+	u8 seen[PROBE_PDATA_MAX] = { };
+	size_t n = f->padded ? f->max : len;
+
+	memcpy(seen, blob, len);
+	memset(v, 0, sizeof(*v));
+	v->status = rpcrdma_pdata_parse(n ? seen : NULL, n, &v->msg);
+}
+
+/* The receiver's thresholds, from its limits @v->rcv and what it parsed */
+static void probe_fuzz_negotiate(struct probe_fuzz_verdict *v)
+{
+	rpcrdma_pdata_negotiate(&v->rcv, v->status == RPCRDMA_PDATA_PRESENT ?
+				&v->msg : NULL, &v->res);
+}
+
 /**
  * probe_fuzz_expect - The oracle: what RFC 8797 makes a receiver do
  * @f: the field the blob travels in
@@ -354,21 +376,59 @@ void probe_fuzz_make(const struct probe_fuzz_field *f, unsigned long index,
  *
  * The codec decides, as it does in the module: the message found at
  * any offset (Section 5.2), or no message and then R clear and 1024
- * each way (Section 5.1), and min() of each pair (Section 4.2). Over
- * IB/RoCE the receiver's CM delivers the whole field, zero-padded.
+ * each way (Section 5.1), and min() of each pair (Section 4.2).
  */
 void probe_fuzz_expect(const struct probe_fuzz_field *f, const u8 *blob,
 		       size_t len, const struct rpcrdma_pdata_limits *rcv,
 		       struct probe_fuzz_verdict *v)
 {
-	u8 seen[PROBE_PDATA_MAX] = { };
-	size_t n = f->padded ? f->max : len;
+	probe_fuzz_parse(f, blob, len, v);
+	v->rcv = *rcv;
+	probe_fuzz_negotiate(v);
+}
 
-	memcpy(seen, blob, len);
-	memset(v, 0, sizeof(*v));
-	v->status = rpcrdma_pdata_parse(n ? seen : NULL, n, &v->msg);
-	rpcrdma_pdata_negotiate(rcv, v->status == RPCRDMA_PDATA_PRESENT ?
-				&v->msg : NULL, &v->res);
+/* The Send Size server @m offers a client whose message @v says it
+ * Receives R: max(floor, min(ceil, R)). A client without a valid
+ * message counts as Receiving 1024 (Section 5.1), which gets the
+ * floor. rpcrdma.ko offers max(max_req_size, min(server_send_size,
+ * 65536, R)) (svc_rdma_cm_offer_send()), whose floor and ceiling the
+ * two controls show; with server_send_size at most max_req_size the
+ * two are equal, and so is every offer. A server that advertises one
+ * size whatever the client sent, as a stock one does, showed it to
+ * both.
+ */
+static u32 probe_fuzz_model_send(const struct probe_fuzz_model *m,
+				 const struct probe_fuzz_verdict *v)
+{
+	u32 recv = RPCRDMA_PDATA_SIZE_MIN;
+
+	if (v->status == RPCRDMA_PDATA_PRESENT)
+		recv = v->msg.recv_size;
+	return max(m->floor, min(m->ref.send_size, recv));
+}
+
+/**
+ * probe_fuzz_expect_server - The oracle for a server the controls showed
+ * @f: the field the blob travels in
+ * @blob: the octets sent
+ * @len: how many
+ * @m: the server, from its answers to the control connections
+ * @v: OUT: what the server finds, the limits it must advertise to this
+ *	client (@v->rcv) and the thresholds it must use
+ *
+ * As probe_fuzz_expect(), for a receiver whose Send Size depends on
+ * the client's Receive Size: each input gets its own.
+ */
+void probe_fuzz_expect_server(const struct probe_fuzz_field *f,
+			      const u8 *blob, size_t len,
+			      const struct probe_fuzz_model *m,
+			      struct probe_fuzz_verdict *v)
+{
+	probe_fuzz_parse(f, blob, len, v);
+	v->rcv.max_send = probe_fuzz_model_send(m, v);
+	v->rcv.max_recv = m->ref.recv_size;
+	v->rcv.remote_inv = m->ref.remote_inv;
+	probe_fuzz_negotiate(v);
 }
 
 /**
@@ -452,8 +512,9 @@ static void probe_fuzz_print_one(const struct probe_fuzz_input *in,
  *
  * One line per input and a summary, for the field --fuzz-dry-run names
  * and a receiver advertising this probe's own limits (4096/4096, R set,
- * as this project's server and client do over rxe). No RDMA device is
- * needed: this is what the host test holds to exact counts.
+ * as a stock server does; a live run learns the Send Sizes this
+ * project's server offers). No RDMA device is needed: this is what the
+ * host test holds to exact counts.
  *
  * Return: PROBE_OK, or PROBE_USAGE when the corpus cannot be read.
  */

@@ -4,14 +4,16 @@
  * are rpcrdma-cm-probe-fuzz.c's; this file sends them and judges what
  * the peer did.
  *
- * Active side: a control connection with the probe's own message first
- * learns the server's advertisement and the transport. Then one
- * connection per input. RFC 8797 has the server advertise its own
- * limits whatever the client sent (Section 4.2), so every accept must
- * carry a message that decodes, and the same one as the control's;
- * or the server rejects the connection. Anything else (a reply that
- * changed or does not decode, no answer, nothing listening any more,
- * an error) is a mismatch.
+ * Active side: two control connections with the probe's own message,
+ * Receiving the least and the most the codec encodes, first learn the
+ * server's advertisement, how its Send Size follows the client's
+ * Receive Size, and the transport. Then one connection per input.
+ * RFC 8797 has the server advertise its own limits (Section 4.2), so
+ * every accept must carry a message that decodes, the controls' with
+ * the Send Size they predict for that input; or the server rejects
+ * the connection. Anything else (a reply that changed or does not
+ * decode, no answer, nothing listening any more, an error) is a
+ * mismatch.
  *
  * Passive side: each connect request is answered by an accept with
  * the next input; the client either completes the connection, which
@@ -133,74 +135,108 @@ static bool probe_fuzz_same(const struct rpcrdma_pdata *a,
 	       a->offset == b->offset;
 }
 
-/**
- * probe_fuzz_control - The control connection of an active --fuzz or --flood
- * @ai: the server's address
- * @ref: OUT: the server's RFC 8797 message, what every accept must carry
- * @srv: OUT: the limits it advertised
- * @f: OUT: the field the connect requests' blobs go into
- *
- * The probe's own message, as a client sends it; prints the
+/* One control connection: this probe's own message, with a Receive
+ * Size of @recv; @msg is the server's, @f the field. Prints the
  * fuzz-control line (this side's port, the device, the field).
- *
- * Return: PROBE_OK, or the exit code after a message.
  */
-enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
-				   struct rpcrdma_pdata *ref,
-				   struct rpcrdma_pdata_limits *srv,
-				   const struct probe_fuzz_field **f)
+static enum probe_exit probe_fuzz_ask(const struct addrinfo *ai, u32 recv,
+				      struct rpcrdma_pdata *msg,
+				      const struct probe_fuzz_field **f)
 {
+	struct rpcrdma_pdata_limits lim = opts.lim;
 	enum rpcrdma_pdata_status st;
+	u8 pd[RPCRDMA_PDATA_V1_LEN];
 	struct probe_outcome o;
-	u8 pd[PROBE_PDATA_MAX];
 	char line[512];
-	size_t pd_len;
 
-	pd_len = probe_local_pdata(pd);
-	probe_connect_once(ai, pd, pd_len, &o);
+	lim.max_recv = recv;
+	rpcrdma_pdata_build(pd, &lim);
+	probe_connect_once(ai, pd, sizeof(pd), &o);
 	if (o.code != PROBE_OK) {
-		probe_err("--fuzz: the control connection (this probe's own message) failed: %s",
-			  o.why);
+		probe_err("--fuzz: the control connection (this probe's own message, Receive Size %u) failed: %s",
+			  recv, o.why);
 		return o.code;
 	}
-	st = rpcrdma_pdata_parse(o.reply.pdata, o.reply.pdata_len, ref);
+	st = rpcrdma_pdata_parse(o.reply.pdata, o.reply.pdata_len, msg);
 	if (st != RPCRDMA_PDATA_PRESENT) {
 		probe_err("--fuzz: %s answered the control connection without an RFC 8797 message (%s): nothing to hold its answers to",
 			  o.peer, rpcrdma_pdata_status_name(st));
 		return PROBE_ERROR;
 	}
-	probe_limits_of(o.reply.pdata, o.reply.pdata_len, srv);
 	*f = probe_fuzz_field_of(o.iwarp, false);
 	/* "rxe0 port 1": the device's name is one word */
 	o.device[strcspn(o.device, " ")] = '\0';
 	snprintf(line, sizeof(line),
-		 "fuzz-control peer=%s port=%u device=%s field=%s server_send=%u server_recv=%u server_r=%d offset=%u",
-		 o.peer, o.local_port, o.device, (*f)->name, ref->send_size,
-		 ref->recv_size, ref->remote_inv, ref->offset);
+		 "fuzz-control peer=%s port=%u device=%s field=%s control_recv=%u server_send=%u server_recv=%u server_r=%d offset=%u",
+		 o.peer, o.local_port, o.device, (*f)->name, recv,
+		 msg->send_size, msg->recv_size, msg->remote_inv, msg->offset);
 	probe_fuzz_line(line);
 	return PROBE_OK;
 }
 
 /**
- * probe_fuzz_reply_ok - Does an established connection's accept carry @ref
+ * probe_fuzz_control - The control connections of an active --fuzz or --flood
+ * @ai: the server's address
+ * @m: OUT: the server, as its answers show it
+ * @f: OUT: the field the connect requests' blobs go into
+ *
+ * RFC 8797 lets a server advertise a Send Size that depends on the
+ * client's Receive Size (it never Sends more), and rpcrdma.ko does:
+ * max(max_req_size, min(server_send_size, 65536, R)). Two controls,
+ * this probe's own message with the smallest and with the largest
+ * Receive Size the codec encodes, show that floor and that ceiling,
+ * and every other octet of the message, which must not differ.
+ *
+ * Return: PROBE_OK, or the exit code after a message.
+ */
+enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
+				   struct probe_fuzz_model *m,
+				   const struct probe_fuzz_field **f)
+{
+	struct rpcrdma_pdata lo;
+	enum probe_exit ret;
+
+	ret = probe_fuzz_ask(ai, RPCRDMA_PDATA_SIZE_MIN, &lo, f);
+	if (!ret)
+		ret = probe_fuzz_ask(ai, RPCRDMA_PDATA_SIZE_MAX, &m->ref, f);
+	if (ret)
+		return ret;
+	m->floor = lo.send_size;
+	lo.send_size = m->ref.send_size;
+	if (!probe_fuzz_same(&lo, &m->ref) || m->floor > m->ref.send_size) {
+		probe_err("--fuzz: the server answered the two control connections with R=%d %u/%u at offset %u and R=%d %u/%u at offset %u: only a Send Size that grows with the client's Receive Size is modelled",
+			  lo.remote_inv, m->floor, lo.recv_size, lo.offset,
+			  m->ref.remote_inv, m->ref.send_size,
+			  m->ref.recv_size, m->ref.offset);
+		return PROBE_ERROR;
+	}
+	return PROBE_OK;
+}
+
+/**
+ * probe_fuzz_reply_ok - Does an established connection's accept carry
+ * what the model predicts
  * @o: the connection, established
- * @ref: the control connection's message from the server
+ * @m: the server, from the control connections
+ * @v: the oracle's verdict on the connection's input, for @m
  * @why: OUT: what the accept carried instead, when it did not
  * @why_len: size of @why
  *
- * The server's message must be the control's: RFC 8797 has each peer
- * advertise its own limits (Section 4.2), so nothing a client sends
- * may change it.
+ * The server's message must be the controls', with the Send Size they
+ * predict for this input's Receive Size (@v->rcv): nothing else a
+ * client sends may change it (RFC 8797 Section 4.2).
  *
- * Return: true when it is the control's message.
+ * Return: true when it is.
  */
 bool probe_fuzz_reply_ok(const struct probe_outcome *o,
-			 const struct rpcrdma_pdata *ref, char *why,
+			 const struct probe_fuzz_model *m,
+			 const struct probe_fuzz_verdict *v, char *why,
 			 size_t why_len)
 {
+	struct rpcrdma_pdata msg, want = m->ref;
 	enum rpcrdma_pdata_status st;
-	struct rpcrdma_pdata msg;
 
+	want.send_size = v->rcv.max_send;
 	st = rpcrdma_pdata_parse(o->reply.pdata, o->reply.pdata_len, &msg);
 	if (st != RPCRDMA_PDATA_PRESENT) {
 		snprintf(why, why_len,
@@ -208,12 +244,12 @@ bool probe_fuzz_reply_ok(const struct probe_outcome *o,
 			 rpcrdma_pdata_status_name(st));
 		return false;
 	}
-	if (!probe_fuzz_same(&msg, ref)) {
+	if (!probe_fuzz_same(&msg, &want)) {
 		snprintf(why, why_len,
-			 "the server advertised R=%d %u/%u at offset %u, to the control R=%d %u/%u at offset %u",
+			 "the server advertised R=%d %u/%u at offset %u, where the controls predict R=%d %u/%u at offset %u",
 			 msg.remote_inv, msg.send_size, msg.recv_size,
-			 msg.offset, ref->remote_inv, ref->send_size,
-			 ref->recv_size, ref->offset);
+			 msg.offset, want.remote_inv, want.send_size,
+			 want.recv_size, want.offset);
 		return false;
 	}
 	return true;
@@ -224,7 +260,8 @@ bool probe_fuzz_reply_ok(const struct probe_outcome *o,
  * it did instead.
  */
 static bool probe_fuzz_judge(const struct probe_outcome *o,
-			     const struct rpcrdma_pdata *ref,
+			     const struct probe_fuzz_model *m,
+			     const struct probe_fuzz_verdict *v,
 			     struct probe_fuzz_tally *t, char *why,
 			     size_t why_len)
 {
@@ -232,7 +269,7 @@ static bool probe_fuzz_judge(const struct probe_outcome *o,
 	if (o->code == PROBE_OK) {
 		t->established++;
 		t->unclean += !o->clean_disconnect;
-		return probe_fuzz_reply_ok(o, ref, why, why_len);
+		return probe_fuzz_reply_ok(o, m, v, why, why_len);
 	}
 	/* a listener's reject is an answer; nothing listening is not */
 	if (!strcmp(o->result, "rejected")) {
@@ -254,10 +291,9 @@ static bool probe_fuzz_judge(const struct probe_outcome *o,
 enum probe_exit probe_fuzz_active(const struct addrinfo *ai)
 {
 	struct probe_fuzz_tally t = { };
-	struct rpcrdma_pdata_limits srv;
 	struct probe_fuzz_verdict v;
 	struct probe_fuzz_input in;
-	struct rpcrdma_pdata ref;
+	struct probe_fuzz_model m;
 	struct probe_outcome o;
 	char why[256], where[32];
 	unsigned long i, unanswered = 0;
@@ -266,7 +302,7 @@ enum probe_exit probe_fuzz_active(const struct addrinfo *ai)
 	bool ok;
 
 	probe_fuzz_print_seed("client");
-	ret = probe_fuzz_control(ai, &ref, &srv, &t.field);
+	ret = probe_fuzz_control(ai, &m, &t.field);
 	if (ret)
 		return ret;
 	skipped = probe_fuzz_load_corpus(t.field);
@@ -275,9 +311,9 @@ enum probe_exit probe_fuzz_active(const struct addrinfo *ai)
 	t.t0 = probe_now_ms();
 	for (i = 0; i < opts.fuzz; i++) {
 		probe_fuzz_make(t.field, i, &in);
-		probe_fuzz_expect(t.field, in.blob, in.len, &srv, &v);
+		probe_fuzz_expect_server(t.field, in.blob, in.len, &m, &v);
 		probe_connect_once(ai, in.blob, in.len, &o);
-		ok = probe_fuzz_judge(&o, &ref, &t, why, sizeof(why));
+		ok = probe_fuzz_judge(&o, &m, &v, &t, why, sizeof(why));
 		probe_fuzz_count(&t, &in, &v, ok);
 		snprintf(where, sizeof(where), "port=%u", o.local_port);
 		probe_fuzz_report(&in, where, o.result, ok, &v, why);

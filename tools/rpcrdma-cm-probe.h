@@ -97,7 +97,20 @@ struct probe_fuzz_input {
 struct probe_fuzz_verdict {
 	enum rpcrdma_pdata_status status;
 	struct rpcrdma_pdata msg;		/* when present */
+	struct rpcrdma_pdata_limits rcv;	/* the receiver's, for it */
 	struct rpcrdma_pdata_result res;	/* the receiver's thresholds */
+};
+
+/* A server as its answers to the two control connections show it: a
+ * Send Size that follows the client's Receive Size R, as
+ * max(floor, min(ceil, R)); the rest of its message fixed
+ */
+struct probe_fuzz_model {
+	struct rpcrdma_pdata ref;	/* the answer to a Receive Size of
+					 * the codec's largest: ceil is its
+					 * Send Size
+					 */
+	u32 floor;			/* the Send Size to one of 1024 */
 };
 
 /* The corpus, read before the first connection */
@@ -368,6 +381,10 @@ void probe_fuzz_make(const struct probe_fuzz_field *f, unsigned long index,
 void probe_fuzz_expect(const struct probe_fuzz_field *f, const u8 *blob,
 		       size_t len, const struct rpcrdma_pdata_limits *rcv,
 		       struct probe_fuzz_verdict *v);
+void probe_fuzz_expect_server(const struct probe_fuzz_field *f,
+			      const u8 *blob, size_t len,
+			      const struct probe_fuzz_model *m,
+			      struct probe_fuzz_verdict *v);
 int probe_fuzz_kv(char *buf, size_t size, const struct probe_fuzz_verdict *v);
 void probe_fuzz_hex(char *buf, size_t size, const u8 *p, size_t len);
 void probe_fuzz_line(const char *line);
@@ -375,11 +392,11 @@ enum probe_exit probe_fuzz_dry_run(void);
 
 /* rpcrdma-cm-probe-fuzzrun.c */
 enum probe_exit probe_fuzz_control(const struct addrinfo *ai,
-				   struct rpcrdma_pdata *ref,
-				   struct rpcrdma_pdata_limits *srv,
+				   struct probe_fuzz_model *m,
 				   const struct probe_fuzz_field **f);
 bool probe_fuzz_reply_ok(const struct probe_outcome *o,
-			 const struct rpcrdma_pdata *ref, char *why,
+			 const struct probe_fuzz_model *m,
+			 const struct probe_fuzz_verdict *v, char *why,
 			 size_t why_len);
 enum probe_exit probe_fuzz_active(const struct addrinfo *ai);
 enum probe_exit probe_fuzz_listen(const struct addrinfo *ai);

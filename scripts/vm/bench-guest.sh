@@ -29,7 +29,11 @@
 # each field except name may be "-" (leave as is: the stock module has
 # none of these parameters). pdata/reminv apply to both sides, short to
 # the server, thresh to the client sysctls rdma_max_inline_read/write
-# and the server's sunrpc.svc_rdma.max_req_size.
+# and the server's sunrpc.svc_rdma.max_req_size: one number for all
+# three, or "read/write/max_req_size" (the module's defaults are
+# 8192/4096/4096; its server_send_size stays at its default, 8192, and
+# the server offers min(8192, the client's read) when that is above
+# max_req_size).
 # BENCH_REPEATS, BENCH_META_N (files), BENCH_SMALL_M (files per size),
 # BENCH_FIO_SECS (seconds per fio job, 0 skips fio).
 
@@ -198,7 +202,7 @@ server_apply() {
 	[ "$_v" = - ] || [ "$_v" = "$SRV_V" ] || srv param remote_invalidate "$_v" >/dev/null
 	[ "$_s" = - ] || [ "$_s" = "$SRV_S" ] || srv param short_replies "$_s" >/dev/null
 	[ "$_t" = - ] || [ "$_t" = "$SRV_T" ] ||
-		srv sysctl "sunrpc.svc_rdma.max_req_size=$_t" >/dev/null
+		srv sysctl "sunrpc.svc_rdma.max_req_size=$(thresh_field "$_t" 3)" >/dev/null
 	SRV_P=$_p SRV_V=$_v SRV_S=$_s SRV_T=$_t
 }
 
@@ -207,9 +211,42 @@ client_apply() {
 	[ "$_p" = - ] || set_param pdata "$_p"
 	[ "$_v" = - ] || set_param remote_invalidate "$_v"
 	if [ "$_t" != - ]; then
-		echo "$_t" >/proc/sys/sunrpc/rdma_max_inline_read
-		echo "$_t" >/proc/sys/sunrpc/rdma_max_inline_write
+		thresh_field "$_t" 1 >/proc/sys/sunrpc/rdma_max_inline_read
+		thresh_field "$_t" 2 >/proc/sys/sunrpc/rdma_max_inline_write
 	fi
+}
+
+# thresh_field THRESH N: field N of "read/write/max_req_size", or
+# THRESH itself when it is one number
+thresh_field() {
+	case $1 in
+	*/*) echo "$1" | cut -d/ -f"$2" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# Memory one connection pins on each side: MemFree with the caches
+# dropped, mounted after the workloads against no connection at all.
+# The server's reading without a connection is taken in the background
+# 6 s after the umount began (the drain of a detach waits up to 1 s),
+# and read through the next mount; the client's after its own 8 s.
+# The difference holds NFSv4's own state for the mount too, the same
+# for every configuration: compare configurations, not the figure.
+MEMCMD='sync; echo 3 >/proc/sys/vm/drop_caches; grep MemFree: /proc/meminfo'
+mem_free() { drop_caches; awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
+srv_mem_free() { srv run "$MEMCMD" | awk '$1 == "MemFree:" { print $2 }'; }
+srv_mem_later() {
+	srv run "rm -f /tmp/bench.memfree; ( sleep 6; $MEMCMD >/tmp/bench.memfree ) >/dev/null 2>&1 &" >/dev/null
+}
+srv_mem_base() { srv run cat /tmp/bench.memfree | awk '$1 == "MemFree:" { print $2 }'; }
+# mem_report CFG REP C_BASE S_BASE: the KiB each side holds now over its
+# reading without a connection
+mem_report() {
+	_cm=$(mem_free) _sm=$(srv_mem_free)
+	_cd=- _sd=-
+	[ -n "$3" ] && [ -n "$_cm" ] && _cd=$(($3 - _cm))
+	[ -n "$4" ] && [ -n "$_sm" ] && _sd=$(($4 - _sm))
+	echo "RPCRDMA-BENCH-MEM: cfg=$1 rep=$2 client_kib=$_cd server_kib=$_sd"
 }
 
 for _s in $SMALL_SIZES; do head -c "$_s" /dev/urandom >"/tmp/bsrc_$_s"; done
@@ -221,7 +258,9 @@ status bench-setup INFO "configs: $BENCH_CONFIGS; repeats $REPEATS; meta $META_N
 set -- $BENCH_CONFIGS
 mount_nfs 4.2 >/dev/null || { finish; exit 1; }
 server_apply "$1"
+srv_mem_later
 umount_nfs
+sleep 8
 FIRST=1
 rep=1
 while [ $rep -le "$REPEATS" ]; do
@@ -235,10 +274,12 @@ while [ $rep -le "$REPEATS" ]; do
 		name=$(cfg_field "$cfg" 1)
 		step "bench rep $rep/$REPEATS config $name"
 		client_apply "$cfg"
+		c_base=$(mem_free)
 		if ! mount_nfs 4.2 >/dev/null; then
 			status "bench-$name-$rep" FAIL "mount failed"
 			continue
 		fi
+		s_base=$(srv_mem_base)
 		if [ -n "$FIRST" ]; then
 			show_conns
 			FIRST=
@@ -258,8 +299,11 @@ while [ $rep -le "$REPEATS" ]; do
 			measure "$name" "$rep" fio-randwrite wl_fio randwrite 49 47
 		fi
 		rm -rf "$MNT/bench_small" "$MNT/bench_fio"
+		mem_report "$name" "$rep" "$c_base" "$s_base"
 		server_apply "$next"
+		srv_mem_later
 		umount_nfs
+		sleep 8
 	done
 	rep=$((rep + 1))
 done

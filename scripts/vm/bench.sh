@@ -63,8 +63,13 @@ REPEATS=${BENCH_REPEATS:-5}
 META_N=${BENCH_META_N:-20}
 SMALL_M=${BENCH_SMALL_M:-1}
 FIO_SECS=${BENCH_FIO_SECS:-1}
-# name:pdata:reminv:short:thresh ("-": leave as is)
-CONFIGS=${BENCH_CONFIGS:-"pdata0:0:1:0:4096 ours:1:1:0:4096 short:1:1:1:4096 short-noreminv:1:0:1:4096 short-16k:1:1:1:16384 short-64k:1:1:1:65536"}
+# name:pdata:reminv:short:thresh ("-": leave as is). DEFAULTS: the
+# module's own sizes, client read/write 8192/4096 and server
+# max_req_size 4096 (server_send_size 8192 is never changed here):
+# "short" is the module as installed; "short-4k" what it negotiated
+# before, and Debian's module does, 4096 both ways.
+DEFAULTS=8192/4096/4096
+CONFIGS=${BENCH_CONFIGS:-"pdata0:0:1:0:4096 ours:1:1:0:$DEFAULTS short-4k:1:1:1:4096 short:1:1:1:$DEFAULTS short-noreminv:1:0:1:$DEFAULTS short-16k:1:1:1:16384 short-64k:1:1:1:65536"}
 STOCK_CONFIG="stock:-:-:-:-"
 export VM_MEM=${VM_MEM:-1024}
 if [ "${BENCH_PCAP:-1}" != 0 ] && [ "$VM_RDMA" = rxe ]; then
@@ -166,6 +171,7 @@ bench_pair() { # bench_pair RUN KO CONFIGS
 	wire_ops "$dir"
 	vm_lines "$VM_CLOG" RPCRDMA-BENCH | wire_join "$dir/ops.txt" >>"$OUT/raw.txt"
 	vm_lines "$VM_CLOG" RPCRDMA-BENCH-CONN | sed 's/^/# /' >>"$OUT/pairs.txt"
+	vm_lines "$VM_CLOG" RPCRDMA-BENCH-MEM >>"$OUT/mem.txt"
 	grep -q 'RPCRDMA-BENCH-DONE' "$VM_CLOG" ||
 		warn "pair bench-$1 did not finish (log: ${VM_CLOG#"$TOP"/})"
 }
@@ -175,6 +181,7 @@ order="$(for c in $CONFIGS; do printf '%s ' "${c%%:*}"; done)"
 if [ -z "${BENCH_REPORT_ONLY:-}" ]; then
 	: >"$OUT/raw.txt"
 	: >"$OUT/pairs.txt"
+	: >"$OUT/mem.txt"
 	bench_pair ours ours "$CONFIGS"
 	[ "${BENCH_STOCK:-1}" != 0 ] && bench_pair stock stock "$STOCK_CONFIG"
 fi
@@ -202,6 +209,9 @@ fi
 # P plus 58 of framing per floor packet (Ethernet 14, IPv4 20, UDP 8,
 # BTH 12, ICRC 4) plus the 28-octet RPC-over-RDMA header of each Send.
 # Each operation kind is given against the 2-operation floor too.
+# Memory (mem.txt, bench-guest.sh's mem_report): "mem CFG client|server
+# KiB", one per repeat, through the same medians.
+{
 awk -v base=pdata0 '
 function kv(k,  i, a) {
 	for (i = 1; i <= NF; i++) { split($i, a, "="); if (a[1] == k) return a[2] }
@@ -267,7 +277,12 @@ NR == FNR {
 	}
 	k = w " " r
 	if (k in b && b[k] > 0) printf "%s %s ratio %.2f\n", w, c, o / b[k]
-}' "$OUT/raw.txt" "$OUT/raw.txt" |
+}' "$OUT/raw.txt" "$OUT/raw.txt"
+awk '{ for (i = 1; i <= NF; i++) { split($i, a, "="); f[a[1]] = a[2] }
+	if (f["client_kib"] != "-") print "mem", f["cfg"], "client", f["client_kib"]
+	if (f["server_kib"] != "-") print "mem", f["cfg"], "server", f["server_kib"] }' \
+	"$OUT/mem.txt" 2>/dev/null
+} |
 	sort -k1,1 -k2,2 -k3,3 -k4,4g |
 	awk '
 function flush() {
@@ -387,6 +402,29 @@ END { flush() }' >"$OUT/summary.txt"
 			}' "$OUT/summary.txt"
 		done
 	done
+	if grep -q '^mem ' "$OUT/summary.txt"; then
+		echo
+		echo "## Memory per connection"
+		echo
+		echo "KiB that one mount's connection holds on each side: MemFree with the caches"
+		echo "dropped, mounted after the workloads, against the same side with no connection"
+		echo "(scripts/vm/bench-guest.sh, mem_report). The figure holds NFSv4's state for the"
+		echo "mount as well, the same in every configuration; the last two columns are the"
+		echo "differences of the medians to short-4k (4096 both ways) and to stock."
+		echo
+		echo "| config | client KiB | server KiB | client, server over short-4k | client, server over stock |"
+		echo "|---|---|---|---|---|"
+		for c in $order; do
+			awk -v c="$c" '$1 == "mem" { m[$2 " " $3] = $4; lo[$2 " " $3] = $5; hi[$2 " " $3] = $6 }
+			function cell(k) { return (k in m) ? sprintf("%.0f (%.0f-%.0f)", m[k], lo[k], hi[k]) : "-" }
+			function d(b, k) { return ((c " " k) in m && (b " " k) in m) ? sprintf("%+.0f", m[c " " k] - m[b " " k]) : "-" }
+			END {
+				if (!((c " client") in m) && !((c " server") in m)) exit
+				printf "| %s | %s | %s | %s, %s | %s, %s |\n", c, cell(c " client"), cell(c " server"),
+					d("short-4k", "client"), d("short-4k", "server"), d("stock", "client"), d("stock", "server")
+			}' "$OUT/summary.txt"
+		done
+	fi
 	if grep -q '^meta stock ' "$OUT/summary.txt" && grep -q '^meta short ' "$OUT/summary.txt"; then
 		echo
 		echo "## Issue 6 target (meta, short vs stock, medians)"
@@ -415,29 +453,42 @@ END { flush() }' >"$OUT/summary.txt"
 # bench_doc_row NAME WHEN MODULE
 bench_doc_row() {
 	awk -v name="$1" -v rel="$KVER" -v when="$2" -v mod="$3 x$REPEATS" '
-	{ m[$1 " " $2 " " $3] = $4 }
+	{ k = $1 " " $2 " " $3; m[k] = $4; lo[k] = $5; hi[k] = $6 }
 	function v(w, c, k) {
 		return ((w " " c " " k) in m) ? sprintf("%.1f", m[w " " c " " k]) : "-"
 	}
+	# median (min-max)
+	function vs(w, c, k,  x) {
+		x = w " " c " " k
+		return (x in m) ? sprintf("%.1f (%.1f-%.1f)", m[x], lo[x], hi[x]) : "-"
+	}
+	function kib(c,  a, b) {
+		a = "mem " c " client"; b = "mem " c " server"
+		return sprintf("%s, %s", (a in m) ? sprintf("%.0f", m[a]) : "-",
+			(b in m) ? sprintf("%.0f", m[b]) : "-")
+	}
 	END {
-		printf "| `%s` | %s | %s, %s | %s / %s / %s | %s / %s | %s / %s / %s |", name, rel,
-			when, mod, v("meta", "pdata0", "rp"), v("meta", "short", "rp"),
-			v("meta", "short-16k", "rp"), v("meta", "stock", "rpw"),
-			v("meta", "short", "rpw"), v("meta", "pdata0", "linv"),
-			v("meta", "short", "linv"), v("meta", "short-noreminv", "linv")
-		printf " %s / %s / %s / %s | %s / %s / %s | %s / %s / %s |\n",
-			v("small", "pdata0", "all"), v("small", "short", "all"),
-			v("small", "short-16k", "all"), v("small", "short-64k", "all"),
+		printf "| `%s` | %s | %s, %s | %s / %s / %s / %s | %s / %s | %s / %s / %s |", name, rel,
+			when, mod, v("meta", "pdata0", "rp"), vs("meta", "short-4k", "rp"),
+			vs("meta", "short", "rp"), v("meta", "short-16k", "rp"),
+			v("meta", "stock", "rpw"), vs("meta", "short", "rpw"),
+			v("meta", "pdata0", "linv"), v("meta", "short", "linv"),
+			v("meta", "short-noreminv", "linv")
+		printf " %s / %s / %s / %s / %s | %s / %s / %s | %s / %s / %s | %s; %s; %s |\n",
+			v("small", "pdata0", "all"), v("small", "short-4k", "all"),
+			v("small", "short", "all"), v("small", "short-16k", "all"),
+			v("small", "short-64k", "all"),
 			v("fio-randread", "pdata0", "all"), v("fio-randread", "short", "all"),
 			v("fio-randread", "short-16k", "all"), v("fio-randwrite", "pdata0", "all"),
-			v("fio-randwrite", "short", "all"), v("fio-randwrite", "short-16k", "all")
+			v("fio-randwrite", "short", "all"), v("fio-randwrite", "short-16k", "all"),
+			kib("short-4k"), kib("short"), kib("stock")
 	}' "$OUT/summary.txt"
 }
 
 # bench_doc_ops_row NAME WHEN MODULE: the same kernel's row of the
 # second table, operations and wire per RPC (medians; in parentheses the
 # median ratio to the floor, see the aggregate above): `short` (this
-# module's defaults) against stock, "-" for what did not run.
+# module's defaults, DEFAULTS) against stock, "-" for what did not run.
 bench_doc_ops_row() {
 	awk -v name="$1" -v rel="$KVER" -v when="$2" -v mod="$3 x$REPEATS" '
 	{ m[$1 " " $2 " " $3] = $4 }
@@ -508,12 +559,12 @@ bench_doc() {
 	old=$(awk -v m="$OPS_MARK" '$0 == m { f = 1 } !f' <<<"$old")
 	{
 		echo "<!-- generated by make bench (scripts/vm/bench.sh): one row per kernel, its last run -->"
-		echo "| kernel | release | measured (UTC), module x repeats | meta: Reply chunks offered, 1 KiB / 4 KiB / 16 KiB | meta: Reply chunks written, stock / short | meta: LOCAL_INV, 1 KiB / 4 KiB / 4 KiB without R | small: all chunks, 1 / 4 / 16 / 64 KiB | fio-randread: all chunks, 1 / 4 / 16 KiB | fio-randwrite: all chunks, 1 / 4 / 16 KiB |"
-		echo "|---|---|---|---|---|---|---|---|---|"
+		echo "| kernel | release | measured (UTC), module x repeats | meta: Reply chunks offered, 1 KiB / 4 KiB / defaults / 16 KiB | meta: Reply chunks written, stock / defaults | meta: LOCAL_INV, 1 KiB / defaults / defaults without R | small: all chunks, 1 / 4 / defaults / 16 / 64 KiB | fio-randread: all chunks, 1 KiB / defaults / 16 KiB | fio-randwrite: all chunks, 1 KiB / defaults / 16 KiB | memory per connection, KiB client, server: 4 KiB; defaults; stock |"
+		echo "|---|---|---|---|---|---|---|---|---|---|"
 		kernel_rows "$name" "$row" "$old"
 		echo
 		echo "$OPS_MARK"
-		echo "| kernel | release | measured (UTC), module x repeats | meta, 4 KiB: Send / SWI / Write / Read / FastReg / LINV per RPC | meta, stock: the same | meta: operations per RPC (x floor), 4 KiB / stock | meta: packets per RPC (x floor), 4 KiB / stock | meta: octets per RPC, 4 KiB / stock | meta, 4 KiB over stock: operations / packets / octets | small: operations; packets per RPC (x floor), 4 KiB / stock | fio-randread: the same | fio-randwrite: the same |"
+		echo "| kernel | release | measured (UTC), module x repeats | meta, defaults: Send / SWI / Write / Read / FastReg / LINV per RPC | meta, stock: the same | meta: operations per RPC (x floor), defaults / stock | meta: packets per RPC (x floor), defaults / stock | meta: octets per RPC, defaults / stock | meta, defaults over stock: operations / packets / octets | small: operations; packets per RPC (x floor), defaults / stock | fio-randread: the same | fio-randwrite: the same |"
 		echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 		kernel_rows "$name" "$row_ops" "$old_ops"
 	} >"$OUT/doc.md"

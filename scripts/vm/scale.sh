@@ -6,7 +6,8 @@
 # client VMs over rxe, each client on a socket link of its own to the
 # server (the server has one virtio NIC and one rxe device per client),
 # with thresholds of its own: 1 KiB (this module with pdata=0), this
-# module's defaults, 16 KiB, and Debian's stock rpcrdma.ko. Per nconnect
+# module's defaults (4 KiB client-to-server, 8 KiB server-to-client),
+# 16 KiB, and Debian's stock rpcrdma.ko. Per nconnect
 # value, every client mounts NFSv4.2 over RDMA with that nconnect; every
 # connection must be listed on both sides, negotiated exactly as the two
 # sides' sizes give (RFC 8797); the server's memory per connection is

@@ -12,12 +12,22 @@
  * Environment:
  *   FAKE_CM_SERVER   how the fake server answers the probe's connect
  *                    requests: "rfc" (default: accept, 4096/4096, R),
- *                    "change=K" (from request K on, the control being
- *                    request 0, advertise 2048 instead), "reject=K"
+ *                    "change=K" (from request K on, the controls being
+ *                    requests 0 and 1, advertise a Receive Size of 2048
+ *                    instead), "reject=K"
  *                    (reject request K), "silent=K" (answer nothing
  *                    from request K on), "no-refuse" (accept a request
  *                    that offers no responder resources, which the
  *                    server otherwise rejects as svcrdma does)
+ *   FAKE_CM_MAX_REQ  the server's sunrpc.svc_rdma.max_req_size: its
+ *                    Receive Size, and its Send Size at least (default
+ *                    4096)
+ *   FAKE_CM_SEND_SIZE  rpcrdma.ko's server_send_size: offer a client
+ *                    that Receives more a Send Size up to it, as
+ *                    svc_rdma_cm_offer_send() does (default 0: none,
+ *                    a stock server's max_req_size both ways)
+ *   FAKE_CM_SEND_FIXED  a server of another kind: Send Size this,
+ *                    whatever the client sent (default: unset)
  *   FAKE_CM_CLIENTS  for --listen: that many clients connect, each
  *                    with the message of a 4096/4096, R client
  *   FAKE_CM_LOG      a file where the fake peer writes one line per
@@ -43,6 +53,7 @@
 #include <arpa/inet.h>
 #include <infiniband/verbs.h>
 #include <rdma/rdma_cma.h>
+#include <linux/minmax.h>
 #include <linux/types.h>
 #include <linux/sunrpc/rpcrdma_pdata.h>
 
@@ -423,12 +434,40 @@ static void fake_next_client(struct rdma_cm_id *listen)
 		  fake_delivered(RPCRDMA_PDATA_V1_LEN, false));
 }
 
+static u32 fake_env(const char *name, u32 dflt)
+{
+	const char *s = getenv(name);
+
+	return s && *s ? strtoul(s, NULL, 10) : dflt;
+}
+
+/* The Send Size the server advertises to a client whose request is
+ * @pd, @len octets, @seen_len as its CM delivers them:
+ * svc_rdma_cm_parse()'s offer and svc_rdma_cm_send_size(), or
+ * FAKE_CM_SEND_FIXED
+ */
+static u32 fake_server_send(const u8 *pd, size_t len, size_t seen_len,
+			    u32 max_req)
+{
+	u32 offer = fake_env("FAKE_CM_SEND_SIZE", 0);
+	u8 seen[FAKE_FIELD_MAX] = { };
+	struct rpcrdma_pdata msg;
+
+	if (getenv("FAKE_CM_SEND_FIXED"))
+		return fake_env("FAKE_CM_SEND_FIXED", 0);
+	memcpy(seen, pd, len);
+	if (rpcrdma_pdata_parse(seen_len ? seen : NULL, seen_len, &msg) !=
+	    RPCRDMA_PDATA_PRESENT)
+		return max_req;
+	offer = min(min(offer, msg.recv_size), 65536U);
+	offer -= offer % RPCRDMA_PDATA_UNIT;
+	return max(max_req, offer);
+}
+
 /* The fake server: one RFC 8797 message of its own, or none at all */
 int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
 {
-	struct rpcrdma_pdata_limits srv = {
-		.max_send = 4096, .max_recv = 4096, .remote_inv = true,
-	};
+	struct rpcrdma_pdata_limits srv = { .remote_inv = true };
 	unsigned long n = fake_requests++;
 	u8 rep[FAKE_FIELD_MAX] = { };
 	char peer[32];
@@ -452,6 +491,12 @@ int rdma_connect(struct rdma_cm_id *id, struct rdma_conn_param *param)
 			  fake_iwarp() ? 0 : 148);
 		return 0;
 	}
+	srv.max_recv = fake_env("FAKE_CM_MAX_REQ", 4096);
+	srv.max_send = fake_server_send(param->private_data,
+					param->private_data_len,
+					fake_delivered(param->private_data_len,
+						       false),
+					srv.max_recv);
 	if (fake_from("change", n))
 		srv.max_recv = 2048;
 	snprintf(peer, sizeof(peer), "10.0.0.2:%u",

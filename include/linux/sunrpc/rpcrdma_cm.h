@@ -30,6 +30,9 @@
  * @peer_msg: the peer's message, valid when @status is present
  * @local: what this side advertised
  * @res: the negotiated thresholds and remote invalidation decision
+ * @send_size: server: the Send Size offered beyond sc_max_req_size,
+ *	svc_rdma_cm_offer_send() of the client's Receive Size, fixed when
+ *	the connection request arrived; its send buffers are this long
  * @reply_chunks: server: Replies to Calls that offered a Reply chunk
  * @short_replies: server: those of @reply_chunks sent inline (RDMA_MSG)
  * @recv_inv: client: Receives that arrived with remote invalidation
@@ -49,6 +52,7 @@ struct rpcrdma_cm_conn {
 	struct rpcrdma_pdata		peer_msg;
 	struct rpcrdma_pdata_limits	local;
 	struct rpcrdma_pdata_result	res;
+	u32				send_size;
 	atomic_long_t			reply_chunks;
 	atomic_long_t			short_replies;
 	atomic_long_t			recv_inv;
@@ -87,6 +91,7 @@ int rpcrdma_cm_init(void);
 void rpcrdma_cm_exit(void);
 bool rpcrdma_cm_pdata_enabled(void);
 bool rpcrdma_cm_short_replies_enabled(void);
+u32 rpcrdma_cm_server_send_size_wanted(void);
 void rpcrdma_cm_link(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_unlink(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_count_stranded(unsigned int n);
@@ -98,6 +103,8 @@ void rpcrdma_cm_recv_done(struct rpcrdma_cm_conn *conn, int status,
 			  int wc_flags, u32 inv_rkey);
 
 /* rpcrdma_cm_client.c: xprtrdma hooks */
+/* The client's default Receive Size (the rdma_max_inline_read sysctl) */
+#define RPCRDMA_CM_CLIENT_RECV_SIZE	8192U
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
 				 struct ib_device *device);
 void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
@@ -121,6 +128,9 @@ unsigned int svc_rdma_cm_short_hdrlen(unsigned int write_hdrlen,
 bool svc_rdma_cm_inline_fits(unsigned int hdrlen, unsigned int msglen,
 			     u32 send_thresh);
 unsigned int svc_rdma_cm_bc_payload(u32 send_thresh);
+/* The longest send buffer a client's Receive Size can ask for */
+#define SVC_RDMA_CM_SEND_SIZE_MAX	65536U
+u32 svc_rdma_cm_offer_send(u32 wanted, u32 peer_recv);
 long svc_rdma_cm_drain_time(unsigned long now, unsigned long end,
 			    bool *shared);
 
@@ -131,6 +141,7 @@ void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 			struct rdma_conn_param *param,
 			struct rpcrdma_connect_private *pmsg);
 bool svc_rdma_cm_reminv(const struct svcxprt_rdma *rdma);
+u32 svc_rdma_cm_send_size(const struct svcxprt_rdma *rdma);
 int svc_rdma_cm_check_inline(const struct svcxprt_rdma *rdma,
 			     const struct svc_rdma_send_ctxt *sctxt,
 			     const struct svc_rdma_pcl *write_pcl,

@@ -41,6 +41,16 @@ module_param_named(short_replies, rpcrdma_cm_short_replies, bool, 0644);
 MODULE_PARM_DESC(short_replies,
 		 "Server: send a Reply inline (RDMA_MSG) instead of writing it into the client's Reply chunk when it fits the negotiated server-to-client threshold (RFC 8166 Section 4.3.3)");
 
+/* 8192, not stock's 4096: the Linux client reserves room for replies
+ * larger than 4 KiB (OPEN on every kernel, GETATTR from 7.x on) and
+ * offers a Reply chunk for each of them unless it can Receive 8 KiB.
+ */
+static unsigned int rpcrdma_cm_server_send_size = 8192;
+module_param_named(server_send_size, rpcrdma_cm_server_send_size, uint,
+		   0644);
+MODULE_PARM_DESC(server_send_size,
+		 "Server: largest inline Send (RFC 8797 Send Size) it offers, in octets, never above the client's Receive Size; that connection's send buffers are as long (default 8192; 0, or below sunrpc.svc_rdma.max_req_size: max_req_size, as Debian's module)");
+
 static LIST_HEAD(rpcrdma_cm_conns);
 static DEFINE_SPINLOCK(rpcrdma_cm_lock);
 static struct dentry *rpcrdma_cm_debugfs;
@@ -71,6 +81,16 @@ static atomic_t rpcrdma_cm_recv_too_long = ATOMIC_INIT(0);
 bool rpcrdma_cm_pdata_enabled(void)
 {
 	return READ_ONCE(rpcrdma_cm_pdata);
+}
+
+/**
+ * rpcrdma_cm_server_send_size_wanted - Send Size the server offers
+ *
+ * Return: the value of the server_send_size module parameter.
+ */
+u32 rpcrdma_cm_server_send_size_wanted(void)
+{
+	return READ_ONCE(rpcrdma_cm_server_send_size);
 }
 
 /**

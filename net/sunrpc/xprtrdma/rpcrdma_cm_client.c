@@ -11,11 +11,48 @@
  */
 
 #include <linux/build_bug.h>
+#include <linux/moduleparam.h>
+#include <linux/sysfs.h>
 #include <linux/sunrpc/rpcrdma_cm.h>
 
 #include "xprt_rdma.h"
 
 #include <trace/events/rpcrdma_cm.h>
+
+/* client_recv_size is the rdma_max_inline_read sysctl under a second
+ * name: sysctls exist only once the module is loaded, too late for
+ * /etc/sysctl.d, while "options rpcrdma client_recv_size=" in
+ * /etc/modprobe.d applies as it loads. Same bounds as the sysctl.
+ */
+static int rpcrdma_cm_recv_size_set(const char *val,
+				    const struct kernel_param *kp)
+{
+	unsigned int size;
+	int ret;
+
+	ret = kstrtouint(val, 0, &size);
+	if (ret)
+		return ret;
+	if (size < RPCRDMA_MIN_INLINE || size > RPCRDMA_MAX_INLINE)
+		return -EINVAL;
+	WRITE_ONCE(xprt_rdma_max_inline_read, size);
+	return 0;
+}
+
+static int rpcrdma_cm_recv_size_get(char *buffer,
+				    const struct kernel_param *kp)
+{
+	return sysfs_emit(buffer, "%u\n", READ_ONCE(xprt_rdma_max_inline_read));
+}
+
+static const struct kernel_param_ops rpcrdma_cm_recv_size_ops = {
+	.set	= rpcrdma_cm_recv_size_set,
+	.get	= rpcrdma_cm_recv_size_get,
+};
+
+module_param_cb(client_recv_size, &rpcrdma_cm_recv_size_ops, NULL, 0644);
+MODULE_PARM_DESC(client_recv_size,
+		 "Client: Receive Size it advertises and sizes its Receive buffers to, in octets, 1024-65536 (default 8192; Debian's module: 4096); the same value as sysctl sunrpc.rdma_max_inline_read");
 
 /**
  * rpcrdma_cm_client_advertise - Prepare the client's private data

@@ -23,14 +23,21 @@
  * svc_rdma_cm_parse - Keep the client's private data
  * @rdma: new transport, its sc_cm_id set
  * @param: connection parameters of the CONNECT_REQUEST event
+ *
+ * Also fixes the Send Size offered to this client, before any of the
+ * transport's send buffers is allocated, so that all are as long.
  */
 void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
 		       const struct rdma_conn_param *param)
 {
 	struct rpcrdma_cm_conn *conn = &rdma->sc_cm;
+	u32 wanted = rpcrdma_cm_server_send_size_wanted();
 
 	rpcrdma_cm_begin(conn, rdma->sc_cm_id, true);
 	rpcrdma_cm_parse(conn, param);
+	if (conn->status == RPCRDMA_PDATA_PRESENT)
+		conn->send_size = svc_rdma_cm_offer_send(wanted,
+							 conn->peer_msg.recv_size);
 }
 
 /**
@@ -39,10 +46,11 @@ void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
  * @param: connection parameters about to be passed to rdma_accept()
  * @pmsg: storage for the private data message, owned by the caller
  *
- * The server advertises Receive Size = its receive buffer size and
- * Send Size = its largest inline Send (both sc_max_req_size), and R
- * when rpcrdma_cm_reminv_allowed(). svc_rdma_cm_reminv() reads the
- * outcome; sc_snd_w_inv no longer decides anything.
+ * The server advertises Receive Size = its receive buffer size
+ * (sc_max_req_size), Send Size = the length of its send buffers
+ * (svc_rdma_cm_send_size()), and R when rpcrdma_cm_reminv_allowed().
+ * svc_rdma_cm_reminv() reads the outcome; sc_snd_w_inv no longer
+ * decides anything.
  */
 void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 			struct rdma_conn_param *param,
@@ -54,7 +62,8 @@ void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 	BUILD_BUG_ON(sizeof(*pmsg) != RPCRDMA_PDATA_V1_LEN);
 
 	rpcrdma_cm_set_local(conn, rdma->sc_cm_id->device,
-			     rdma->sc_max_req_size, rdma->sc_max_req_size);
+			     svc_rdma_cm_send_size(rdma),
+			     rdma->sc_max_req_size);
 	rpcrdma_cm_advertise(conn, pmsg, &len);
 	rpcrdma_cm_negotiate(conn);
 
@@ -73,6 +82,24 @@ void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 bool svc_rdma_cm_reminv(const struct svcxprt_rdma *rdma)
 {
 	return rdma->sc_cm.res.remote_inv;
+}
+
+/**
+ * svc_rdma_cm_send_size - Length of a transport's send buffers
+ * @rdma: the transport
+ *
+ * svcrdma sized its send buffers, and bounded the Replies it pulls up
+ * into them, by sc_max_req_size, which also sizes its Receives: the
+ * build's semantic patches call this instead, so that a client that
+ * Receives more gets longer Sends without longer server Receives.
+ * Both values are fixed before the first send buffer is allocated.
+ *
+ * Return: the larger of sc_max_req_size and the Send Size offered to
+ * this transport's client.
+ */
+u32 svc_rdma_cm_send_size(const struct svcxprt_rdma *rdma)
+{
+	return max_t(u32, rdma->sc_max_req_size, rdma->sc_cm.send_size);
 }
 
 static int svc_rdma_cm_count(const struct xdr_buf *xdr, void *data)

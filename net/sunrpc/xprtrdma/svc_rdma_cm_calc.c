@@ -2,10 +2,11 @@
 /*
  * The arithmetic of the server hooks (svc_rdma_cm.c).
  *
- * Transport header sizes, the inline threshold test and the timing of
- * a detach's drain, as functions of plain values. The hooks read those
- * values from svcrdma's structures; kept apart from them, the same
- * code links into a KUnit kernel that has neither sunrpc nor RDMA.
+ * Transport header sizes, the inline threshold test, the Send Size
+ * offered to a client and the timing of a detach's drain, as functions
+ * of plain values. The hooks read those values from svcrdma's
+ * structures; kept apart from them, the same code links into a KUnit
+ * kernel that has neither sunrpc nor RDMA.
  */
 
 #include <linux/types.h>
@@ -74,6 +75,28 @@ unsigned int svc_rdma_cm_bc_payload(u32 send_thresh)
 {
 	return max_t(u32, send_thresh, RPCRDMA_PDATA_SIZE_MIN) -
 	       RPCRDMA_HDRLEN_MIN;
+}
+
+/**
+ * svc_rdma_cm_offer_send - The Send Size a server offers one client
+ * @wanted: the server_send_size module parameter, octets (0: none)
+ * @peer_recv: the client's Receive Size from its private data, octets
+ *	       (0 when it sent none)
+ *
+ * The server never Sends more than the client's Receive Size (RFC 8797
+ * Section 3.3.1), so send buffers longer than that would only pin
+ * memory: a stock client's connection keeps buffers of max_req_size.
+ * A client's claim, which is unauthenticated, never makes the buffers
+ * longer than %SVC_RDMA_CM_SEND_SIZE_MAX.
+ *
+ * Return: min(@wanted, @peer_recv, %SVC_RDMA_CM_SEND_SIZE_MAX), rounded
+ * down to a multiple of 1024 as the codec encodes it; 0 when none.
+ */
+u32 svc_rdma_cm_offer_send(u32 wanted, u32 peer_recv)
+{
+	u32 size = min3(wanted, peer_recv, SVC_RDMA_CM_SEND_SIZE_MAX);
+
+	return rounddown(size, RPCRDMA_PDATA_UNIT);
 }
 
 /**

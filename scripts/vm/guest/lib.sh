@@ -130,6 +130,22 @@ trace_clear() { : >"$TRACING/trace"; }
 # trace_lines EVENT: the recorded lines of one event.
 trace_lines() { grep -a " $1: " "$TRACING/trace"; }
 
+# offer_send MAXREQ WANTED PEER_RECV: the Send Size this module's server
+# advertises to a client that sent private data with Receive Size
+# PEER_RECV, given its sunrpc.svc_rdma.max_req_size MAXREQ and its
+# server_send_size WANTED (svc_rdma_cm_send_size() of
+# svc_rdma_cm_offer_send()): min(WANTED, PEER_RECV, 65536) rounded down
+# to a multiple of 1024, never below MAXREQ. A client that sent none
+# gets MAXREQ.
+offer_send() {
+	_os=$2
+	[ "$3" -lt "$_os" ] && _os=$3
+	[ "$_os" -gt 65536 ] && _os=65536
+	_os=$((_os / 1024 * 1024))
+	[ "$_os" -lt "$1" ] && _os=$1
+	echo "$_os"
+}
+
 # conns: this side's debugfs connection lines (empty if none).
 conns() { [ -r "$CONNS" ] && grep -a 'role=' "$CONNS"; }
 

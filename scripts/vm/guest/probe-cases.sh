@@ -10,7 +10,8 @@
 # Runs the probe against the server with ARGS, finds the server's
 # debugfs line and rpcrdma_cm_negotiate event for that connection and
 # compares them with EXPECTED; checks the probe's view of what the
-# server advertised against $SCASE_WANT ("<len> <rfc8797 json>").
+# server advertised against $SCASE_WANT ("<len> <rfc8797 json>", its
+# @SEND@ replaced by srv_send of EXPECTED's peer_pdata and peer_recv).
 # Status names start with $SCASE_TAG.
 scase() {
 	_n=$1 _a=$2 _e=$3
@@ -49,17 +50,35 @@ scase() {
 	# the event names the reason without "absent:"
 	expect_kv "$SCASE_TAG-$_n-event" "$_ev" "$(echo "$_e" | sed 's/absent://')"
 	_got=$(sed -n 's/.*"received":{"len":\([0-9]*\),"hex":"[0-9a-f]*","rfc8797":{\([^}]*}\).*/\1 \2/p' /tmp/p.json | head -n 1)
-	check "$SCASE_TAG-$_n-probe-view" "probe saw the server advertise: ${_got:-<nothing>}" [ "$_got" = "$SCASE_WANT" ]
+	# the Send Size the server offered depends on the probe's Receive Size
+	_want=$(echo "$SCASE_WANT" | sed "s/@SEND@/$(srv_send "$(kv "$_e" peer_pdata)" "$(kv "$_e" peer_recv)")/")
+	check "$SCASE_TAG-$_n-probe-view" "probe saw the server advertise: ${_got:-<nothing>} (want $_want)" [ "$_got" = "$_want" ]
 	_sent=$(sed -n 's/.*"sent":{"len":\([0-9]*\),.*/\1/p' /tmp/p.json | head -n 1)
 	status "$SCASE_TAG-$_n-sent" INFO "the probe sent ${_sent:-?} octets"
 }
-# exp STATUS PEER_SEND PEER_RECV PEER_R: the server's line (local 4096/4096, R=1)
-exp() {
-	_s=4096 _r=4096
-	[ "$3" -lt "$_s" ] && _s=$3
-	[ "$2" -lt "$_r" ] && _r=$2
-	echo "peer_pdata=$1 peer_send=$2 peer_recv=$3 peer_r=$4 send=$_s recv=$_r reminv=$4"
+# pexp LOCAL_SEND LOCAL_RECV STATUS PEER_SEND PEER_RECV PEER_R: a line
+# of a side that advertised LOCAL_SEND/LOCAL_RECV and R=1: send =
+# min(LOCAL_SEND, PEER_RECV), recv = min(LOCAL_RECV, PEER_SEND)
+pexp() {
+	_s=$1 _r=$2
+	[ "$5" -lt "$_s" ] && _s=$5
+	[ "$4" -lt "$_r" ] && _r=$4
+	echo "peer_pdata=$3 peer_send=$4 peer_recv=$5 peer_r=$6 send=$_s recv=$_r reminv=$6"
 }
+# srv_send STATUS PEER_RECV: the Send Size the server advertises to the
+# probe at its defaults (max_req_size 4096, server_send_size 8192):
+# offer_send of the probe's Receive Size when it sent a valid message,
+# else max_req_size
+srv_send() {
+	case $1 in
+	present) offer_send 4096 8192 "$2" ;;
+	*) echo 4096 ;;
+	esac
+}
+# exp STATUS PEER_SEND PEER_RECV PEER_R: the server's line (local Receive
+# Size 4096, Send Size srv_send, R=1): send = min(8192, PEER_RECV) when
+# present, recv = min(4096, PEER_SEND)
+exp() { pexp "$(srv_send "$1" "$3")" 4096 "$@"; }
 
 # rcase NAME "PROBE ARGS" "WANT ..." (one word per --read, in order)
 # Runs the probe's --read Calls against the server and compares what

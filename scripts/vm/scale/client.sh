@@ -12,7 +12,8 @@
 # SCALE_PROFILE (from the host) is this client's thresholds:
 #   pdata0   this module loaded with pdata=0 (the host's modprobe
 #            parameters): no private data, 1 KiB both ways (RFC 8797 5.1)
-#   default  this module at its defaults
+#   default  this module at its defaults (rdma_max_inline_write 4096,
+#            rdma_max_inline_read 8192)
 #   16k      this module, sunrpc.rdma_max_inline_read/write = 16384
 #   stock    Debian's own rpcrdma.ko (the host loads it)
 #

@@ -127,10 +127,12 @@ neg_count() {
 # expect K: client K's expected debugfs values on each side, EXP_C and
 # EXP_S, and EXP_ABSENT (1: no private data from the client). RFC 8797:
 # client-to-server = min(client send, server recv), server-to-client =
-# min(server send, client recv); this server advertises its max_req_size
-# both ways and R; without the client's data, 1024 both ways and no
-# remote invalidation. The client's sizes are what it reported (info):
-# the defaults are read, not assumed.
+# min(server send, client recv); this server advertises R, its
+# max_req_size as Receive Size and, as Send Size, offer_send of the
+# client's Receive Size (its server_send_size, read here: 8192 unless
+# the module was loaded otherwise); without the client's data, 1024
+# both ways and no remote invalidation. The client's sizes are what it
+# reported (info): the defaults are read, not assumed.
 expect() {
 	_i=$(cat "$S/info.$1")
 	_r=$(kv "$_i" read) _w=$(kv "$_i" write)
@@ -141,8 +143,9 @@ expect() {
 		return
 	fi
 	EXP_ABSENT=0
-	EXP_C="peer_pdata=present peer_send=$MAXREQ peer_recv=$MAXREQ peer_r=1 send=$(min "$_w" "$MAXREQ") recv=$(min "$_r" "$MAXREQ") reminv=1"
-	EXP_S="peer_pdata=present peer_send=$_w peer_recv=$_r peer_r=1 send=$(min "$MAXREQ" "$_r") recv=$(min "$MAXREQ" "$_w") reminv=1"
+	_ss=$(offer_send "$MAXREQ" "$SRVSEND" "$_r")
+	EXP_C="peer_pdata=present peer_send=$_ss peer_recv=$MAXREQ peer_r=1 send=$(min "$_w" "$MAXREQ") recv=$(min "$_r" "$_ss") reminv=1"
+	EXP_S="peer_pdata=present peer_send=$_w peer_recv=$_r peer_r=1 send=$(min "$_ss" "$_r") recv=$(min "$MAXREQ" "$_w") reminv=1"
 }
 
 # line_ok LINE "k=v ...": LINE has every k=v, and private data absent
@@ -402,8 +405,9 @@ scale_main() {
 	hung_watch
 	heartbeat
 	MAXREQ=$(sysctl -n sunrpc.svc_rdma.max_req_size)
+	SRVSEND=$(cat /sys/module/rpcrdma/parameters/server_send_size)
 	MAXCONNS=0
-	progress "nfsd ready (max_req_size $MAXREQ, $(rdma_links | wc -l) RDMA links); waiting for $NCLIENTS client(s)"
+	progress "nfsd ready (max_req_size $MAXREQ, server_send_size ${SRVSEND:-?}, $(rdma_links | wc -l) RDMA links); waiting for $NCLIENTS client(s)"
 	_t=0
 	for _k in $(clients); do
 		while :; do

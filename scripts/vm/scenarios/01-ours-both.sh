@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034
 # Scenario 1: this module on both sides, NFSv4.1 then NFSv4.2.
-SC_DESC="ours<->ours, NFSv4.1+4.2: 4096/4096, R on both, Send With Invalidate used"
+SC_DESC="ours<->ours, NFSv4.1+4.2: c->s 4096, s->c 8192, R on both, Send With Invalidate used"
 sc_run() {
 	# rpcrdma-cm-status in the guests (make tools), for its verdict
 	# shellcheck source=scripts/vm/scenarios/probe-lib.bash

@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Scenario 2 (client guest). INTEROP=stock-client: this guest runs the
-# stock module (advertises 4096/4096, R=1), the server ours.
+# stock module (advertises 4096/4096, R=1), the server ours: its Send
+# Size is min(server_send_size 8192, the client's Receive Size 4096),
+# 4096 as before.
 # INTEROP=stock-server: the server is stock (advertises 4096/4096 but
 # R=0, yet posts Send With Invalidate when the client set R, as mainline
-# does); this client must record peer_r=0 and reminv=0. Then the
+# does); this client must record peer_r=0 and reminv=0; its Receive
+# Size, 8192, is bounded by the stock server's Send Size: 4096. Then the
 # probe shows what the stock server does with a 2048-octet Receive Size.
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh

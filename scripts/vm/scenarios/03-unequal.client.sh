@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # Scenario 3 (client guest). The server runs with max_req_size=8192 (its
-# Send and Receive Size). Client-to-server = min(client send, server
-# recv), server-to-client = min(server send, client recv) (RFC 8797 4.2).
+# Receive Size, and its Send Size: max(max_req_size, min(server_send_size
+# 8192, the client's Receive Size)) is 8192 with a client that Receives
+# 8192 or 2048 alike). Client-to-server = min(client send, server recv),
+# server-to-client = min(server send, client recv) (RFC 8797 4.2).
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 trace_on xprtrdma_inline_thresh

@@ -96,6 +96,18 @@ run() {
 	umount_nfs
 }
 
+# The scenario is about Replies that fit the server-to-client threshold
+# while the client offered a Reply chunk for them. At this module's
+# default Receive Size, 8192, the Linux client offers one for far fewer
+# Calls (OPEN's and 7.x GETATTR's estimates fit 8 KiB), and the server
+# offers a Send Size of 8192 to match; pinned at 4096 here, as Debian's
+# client has it, this client offers a Reply chunk for those Calls and
+# the server's Send Size stays 4096, so the counts keep their meaning
+# (and both clients run the same sizes).
+if [ "$SHORT_CLIENT" = ours ]; then
+	sysctl -w sunrpc.rdma_max_inline_read=4096 >/dev/null ||
+		status sysctl FAIL "cannot set sunrpc.rdma_max_inline_read=4096"
+fi
 run "short-$SHORT_CLIENT" 1
 run "chunk-$SHORT_CLIENT" 0
 finish

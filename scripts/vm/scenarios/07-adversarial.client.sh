@@ -10,8 +10,11 @@
 # (f6ab0e18 01 -> Version 1, R clear, sizes 0/0 = 1024/1024: present),
 # and "truncated" can only be seen when the identifier sits in the last
 # 4..7 octets of the padded field. iWARP (scenario 9) delivers exact
-# lengths. The server advertises 4096/4096 with R set (rxe has
-# IB_DEVICE_MEM_MGT_EXTENSIONS); so does this client.
+# lengths. The server advertises R (rxe has IB_DEVICE_MEM_MGT_EXTENSIONS),
+# Receive Size 4096 (max_req_size) and Send Size min(8192, the
+# client's Receive Size) but at least 4096 (server_send_size 8192:
+# srv_send in probe-cases.sh); this client R, Send Size 4096 and
+# Receive Size 8192 (rdma_max_inline_write/read).
 #
 # 1. the real NFS mount (port 20049) and a checksum-verified copy loop
 #    that runs across everything below;
@@ -43,8 +46,9 @@ P=/usr/local/bin/rpcrdma-cm-probe
 SRVCONNS=/sys/kernel/debug/rpcrdma_cm/connections
 SRVTRACE=/sys/kernel/tracing/trace
 NEG=rpcrdma_cm_negotiate
-# the server's own advertisement as the probe must decode it (196 octets on RoCE)
-SRV_ADV='"status":"present","offset":0,"version":1,"remote_inv":true,"send_size":4096,"recv_size":4096}'
+# the server's own advertisement as the probe must decode it (196 octets
+# on RoCE); scase puts in the Send Size it offered that probe (@SEND@)
+SRV_ADV='"status":"present","offset":0,"version":1,"remote_inv":true,"send_size":@SEND@,"recv_size":4096}'
 
 [ -x $P ] || { status probe FAIL "no $P in the guest"; finish; exit 1; }
 modprobe rdma_ucm || status probe FAIL "modprobe rdma_ucm failed"
@@ -122,6 +126,10 @@ rcase read-2048 "--recv-size 2048 --read $F:1952 --read $F:1953 --read $F:1000" 
 	"rdma_msg/2048:nfs=0:data=1952 rdma_error/20:ERR_CHUNK rdma_msg/1096:nfs=0:data=1000"
 rcase read-4096 "--recv-size 4096 --read $F:3000 --read $F:4000 --read $F:4001" \
 	"rdma_msg/3096:nfs=0:data=3000 rdma_msg/4096:nfs=0:data=4000 rdma_error/20:ERR_CHUNK"
+# a Receive Size of 8192: the server offers its server_send_size, 8192,
+# and its send buffers are that long: 8096 fits exactly, 8097 does not
+rcase read-8192 "--recv-size 8192 --read $F:8096 --read $F:8097 --read $F:1000" \
+	"rdma_msg/8192:nfs=0:data=8096 rdma_error/20:ERR_CHUNK rdma_msg/1096:nfs=0:data=1000"
 # no RFC 8797 message: the server must assume 1024 (RFC 8797 Section 5.1)
 rcase read-none "--no-pdata --read $F:928 --read $F:929" \
 	"rdma_msg/1024:nfs=0:data=928 rdma_error/20:ERR_CHUNK"
@@ -132,8 +140,8 @@ _tl=$(srv run grep -a rpcrdma_cm_inline_too_large: $SRVTRACE | grep -c "peer=$VM
 _tx=$(srv run grep -a rpcrdma_cm_inline_too_large: $SRVTRACE | grep "length=2052 send=2048" | head -n 1)
 echo "RPCRDMA-TRACE: server $_tx"
 _ok=no
-[ "$_tl" = 4 ] && [ -n "$_tx" ] && _ok=yes
-check read-trace "server rpcrdma_cm_inline_too_large events for the probe: $_tl (want 4, one of length=2052 send=2048)" \
+[ "$_tl" = 5 ] && [ -n "$_tx" ] && _ok=yes
+check read-trace "server rpcrdma_cm_inline_too_large events for the probe: $_tl (want 5, one of length=2052 send=2048)" \
 	[ $_ok = yes ]
 
 # ---- 2b'. A Version Two client --------------------------------------------------
@@ -216,18 +224,20 @@ ccase() {
 	expect_kv "c-$_n-debugfs" "$_line" "$_e"
 	expect_kv "c-$_n-event" "$_ev" "$(echo "$_e" | sed 's/absent://')"
 	check "c-$_n-thresh" "xprtrdma_inline_thresh neg send/recv=${_th:-<none>} (want $_t)" [ "$_th" = "$_t" ]
-	# what the listener saw this client send (this project's client: 4096/4096, R)
+	# what the listener saw this client send (this project's client at
+	# its defaults: Send Size 4096, Receive Size 8192, R)
 	_lj=$(srv run cat /tmp/l.$CPORT | grep '"received"' | head -n 1)
 	case $_lj in
-	*'"rfc8797":{"status":"present","offset":0,"version":1,"remote_inv":true,"send_size":4096,"recv_size":4096}'*)
-		status "c-$_n-listener" PASS "the listener decoded this client's 4096/4096 R=1" ;;
+	*'"rfc8797":{"status":"present","offset":0,"version":1,"remote_inv":true,"send_size":4096,"recv_size":8192}'*)
+		status "c-$_n-listener" PASS "the listener decoded this client's 4096/8192 R=1" ;;
 	*) status "c-$_n-listener" FAIL "listener output: $(srv run cat /tmp/l.$CPORT | head -c 400)" ;;
 	esac
 }
-# cexp STATUS PEER_SEND PEER_RECV PEER_R: this client's line (local 4096/4096, R=1)
-cexp() { exp "$@" | sed 's/$/ role=client/'; }
+# cexp STATUS PEER_SEND PEER_RECV PEER_R: this client's line (local
+# Send Size 4096, Receive Size 8192, R=1)
+cexp() { pexp 4096 8192 "$@" | sed 's/$/ role=client/'; }
 # shellcheck disable=SC2046
-cthr() { set -- $(exp "$@"); echo "${5#send=}/${6#recv=}"; }
+cthr() { set -- $(pexp 4096 8192 "$@"); echo "${5#send=}/${6#recv=}"; }
 
 c() { ccase "$1" "$2" "$(cexp $3 $4 $5 $6)" "$(cthr $3 $4 $5 $6)"; }
 c none "--no-pdata" absent:no_ident $ABS
@@ -238,6 +248,9 @@ c rep-196-end "--pdata $(zeros 188)${ID}01000201" present 3072 2048 0
 c sizes-0-255 "--pdata ${ID}010100ff" present 1024 262144 1
 c r-clear "--no-r" present 4096 4096 0
 c r-set "" present 4096 4096 1
+# a listener that offers a Send Size of 16384: this client's Receive
+# Size, 8192, bounds what it takes
+c send-16k "--send-size 16384" present 16384 4096 1
 
 # ---- 4. random buffers ---------------------------------------------------------
 step "200 random buffers (seed 8797)"

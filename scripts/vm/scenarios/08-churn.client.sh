@@ -111,7 +111,8 @@ trace_clear
 mount_nfs 4.2 || { finish; exit 1; }
 if [ $STOCK = 0 ]; then
 	show_conns
-	expect_kv after-churn-server "$SERVER_CONN" "role=server peer_pdata=present send=4096 recv=4096 reminv=1"
+	# this client Receives 8192: the server's Send Size is 8192
+	expect_kv after-churn-server "$SERVER_CONN" "role=server peer_pdata=present send=8192 recv=4096 reminv=1"
 fi
 data_check after-churn
 umount_nfs

@@ -8,7 +8,9 @@
 # Send With Invalidate, so this module sets R on both sides: reminv=1,
 # and the server must send some Sends With Invalidate.
 #
-# SIW_PART=ours: this module both sides: NFSv4.2 data, 4096/4096, reminv;
+# SIW_PART=ours: this module both sides: NFSv4.2 data, client-to-server
+#   4096, server-to-client 8192 (the client's Receive Size and the
+#   server's server_send_size), reminv;
 #   then the probe against the server with short/exact/offset/long
 #   private data, exact expected values (lengths matter on iWARP).
 # SIW_PART=stock-client: Debian's stock client against this server.
@@ -19,8 +21,9 @@ P=/usr/local/bin/rpcrdma-cm-probe
 SRVCONNS=/sys/kernel/debug/rpcrdma_cm/connections
 SRVTRACE=/sys/kernel/tracing/trace
 NEG=rpcrdma_cm_negotiate
-# the server's advertisement as the probe must decode it: 8 octets exactly
-SRV_ADV='8 "status":"present","offset":0,"version":1,"remote_inv":true,"send_size":4096,"recv_size":4096}'
+# the server's advertisement as the probe must decode it: 8 octets
+# exactly; scase puts in the Send Size it offered that probe (@SEND@)
+SRV_ADV='8 "status":"present","offset":0,"version":1,"remote_inv":true,"send_size":@SEND@,"recv_size":4096}'
 trace_on xprtrdma_inline_thresh
 check rdma-siw "RDMA link: $(rdma link show 2>/dev/null | head -n 1)" sh -c 'rdma link show | grep -q siw'
 
@@ -36,12 +39,12 @@ esac
 
 echo 1 >$TRACING/events/rpcrdma_cm/$NEG/enable || status trace FAIL "no rpcrdma_cm:$NEG"
 phase siw-ours 4.2 \
-	"role=client peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=1 send=4096 recv=4096 reminv=1" \
-	"role=server peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=1 send=4096 recv=4096 reminv=1" \
-	yes 4096/4096
+	"role=client peer_pdata=present peer_send=8192 peer_recv=4096 peer_r=1 send=4096 recv=8192 reminv=1" \
+	"role=server peer_pdata=present peer_send=4096 peer_recv=8192 peer_r=1 send=8192 recv=4096 reminv=1" \
+	yes 4096/8192
 _ev=$(trace_lines $NEG | grep "role=client" | tail -n 1)
 echo "RPCRDMA-TRACE: client $_ev"
-expect_kv siw-ours-client-event "$_ev" "peer_pdata=present peer_send=4096 peer_recv=4096 peer_r=1 local_send=4096 local_recv=4096 local_r=1 send=4096 recv=4096 reminv=1"
+expect_kv siw-ours-client-event "$_ev" "peer_pdata=present peer_send=8192 peer_recv=4096 peer_r=1 local_send=4096 local_recv=8192 local_r=1 send=4096 recv=8192 reminv=1"
 
 # ---- the probe over siw ------------------------------------------------------
 [ -x $P ] || { status probe FAIL "no $P in the guest"; finish; exit 1; }

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034
 # Scenario 9: NFSv4.2 over soft-iWARP (siw), issue 7.
-SC_DESC="siw: ours both sides (4096/4096, reminv) + probe set with exact lengths; stock client->our server"
+SC_DESC="siw: ours both sides (c->s 4096, s->c 8192, reminv) + probe set with exact lengths; stock client->our server"
 sc_run() {
 	# shellcheck source=scripts/vm/scenarios/probe-lib.bash
 	. "$SCDIR/probe-lib.bash"

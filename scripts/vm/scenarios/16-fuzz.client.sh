@@ -9,7 +9,9 @@
 #    (2 MiB files, each read back with O_DIRECT) across everything below;
 # 2. the probe, active: --fuzz FUZZ_SERVER_N --seed FUZZ_SEED against the
 #    server's nfsd, a small corpus first (--corpus); every accept must
-#    carry the server's own message, unchanged (exit 0, mismatches=0);
+#    carry the server's own message, with the Send Size the probe's two
+#    control connections predict for the input's Receive Size (exit 0,
+#    mismatches=0);
 # 3. the server's rpcrdma_cm_negotiate events, streamed from its
 #    trace_pipe into the export meanwhile, paired with the probe's lines
 #    by client port and in order: each connection the server accepted

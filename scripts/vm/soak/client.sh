@@ -63,8 +63,10 @@ cfg_apply() {
 	set_param pdata "$C_P"
 	set_param remote_invalidate "$C_I"
 	_r=$(sctl set "$S_M" "$S_P" "$S_I" "$S_S")
+	# the server's server_send_size (not set here: its default, 8192)
+	S_SS=$(kv "$_r" server_send_size)
 	case $_r in
-	ok*) step "config $CFG_NAME: client read/write $C_R/$C_W pdata=$C_P reminv=$C_I; server $_r" ;;
+	ok*server_send_size=[0-9]*) step "config $CFG_NAME: client read/write $C_R/$C_W pdata=$C_P reminv=$C_I; server $_r" ;;
 	*)
 		[ -n "$_r" ] || ctl_lost "set $S_M $S_P $S_I $S_S"
 		status "cfg-$CFG_NAME-server" FAIL "server did not apply $CFG: ${_r:-no answer}"
@@ -97,7 +99,11 @@ path_state() {
 # cfg_expect: the exact debugfs values each side must show under CFG
 # (RFC 8797: client-to-server = min(client send, server recv),
 # server-to-client = min(server send, client recv); without private
-# data from either side, 1024/1024 and no remote invalidation).
+# data from either side, 1024/1024 and no remote invalidation). The
+# server's Receive Size is its max_req_size, its Send Size offer_send
+# of the client's Receive Size (server_send_size, S_SS): 8192 for
+# a client that Receives 8192 or more from a server whose
+# max_req_size is smaller.
 cfg_expect() {
 	if [ "$C_P" = 0 ] || [ "$S_P" = 0 ]; then
 		EXP_C="peer_send=1024 peer_recv=1024 peer_r=0 send=1024 recv=1024 reminv=0"
@@ -108,8 +114,9 @@ cfg_expect() {
 	EXP_ABSENT=0
 	_ri=0
 	[ "$C_I" = 1 ] && [ "$S_I" = 1 ] && _ri=1
-	EXP_C="peer_pdata=present peer_send=$S_M peer_recv=$S_M peer_r=$S_I send=$(min "$C_W" "$S_M") recv=$(min "$C_R" "$S_M") reminv=$_ri"
-	EXP_S="peer_pdata=present peer_send=$C_W peer_recv=$C_R peer_r=$C_I send=$(min "$S_M" "$C_R") recv=$(min "$S_M" "$C_W") reminv=$_ri"
+	_ss=$(offer_send "$S_M" "$S_SS" "$C_R")
+	EXP_C="peer_pdata=present peer_send=$_ss peer_recv=$S_M peer_r=$S_I send=$(min "$C_W" "$S_M") recv=$(min "$C_R" "$_ss") reminv=$_ri"
+	EXP_S="peer_pdata=present peer_send=$C_W peer_recv=$C_R peer_r=$C_I send=$(min "$_ss" "$C_R") recv=$(min "$S_M" "$C_W") reminv=$_ri"
 }
 
 # line_ok LINE "k=v ...": every k=v in LINE

@@ -15,7 +15,8 @@
 #   rdmadel SECS       delete the RDMA link, re-add it after SECS seconds
 #   nfsd-restart       rpc.nfsd 0, then nfsd up again (in the background)
 #   set MAXREQ PDATA REMINV SHORT  sunrpc.svc_rdma.max_req_size and the
-#                      rpcrdma parameters, for the next connections
+#                      rpcrdma parameters, for the next connections; the
+#                      answer names them and server_send_size (left as it is)
 #   counter NAME       a counter: unaccepted, unposted, accept_failed,
 #                      drained, drain_timeouts, drain_shortened
 #                      (this module's debugfs), siw_cq_full (siw_cq_watch),
@@ -141,7 +142,7 @@ ctl() {
 			echo "$_b" >/sys/module/rpcrdma/parameters/pdata &&
 			echo "$_c" >/sys/module/rpcrdma/parameters/remote_invalidate &&
 			echo "$_d" >/sys/module/rpcrdma/parameters/short_replies &&
-			echo "ok max_req_size=$(sysctl -n sunrpc.svc_rdma.max_req_size) pdata=$(cat /sys/module/rpcrdma/parameters/pdata) remote_invalidate=$(cat /sys/module/rpcrdma/parameters/remote_invalidate) short_replies=$(cat /sys/module/rpcrdma/parameters/short_replies)" ;;
+			echo "ok max_req_size=$(sysctl -n sunrpc.svc_rdma.max_req_size) pdata=$(cat /sys/module/rpcrdma/parameters/pdata) remote_invalidate=$(cat /sys/module/rpcrdma/parameters/remote_invalidate) short_replies=$(cat /sys/module/rpcrdma/parameters/short_replies) server_send_size=$(cat /sys/module/rpcrdma/parameters/server_send_size)" ;;
 	ping) echo pong ;;
 	# nfsd's client tracking daemon stopped (SOAK_REPRO=eintr): the next
 	# nfsd start has no record of its clients, so its grace period runs
