@@ -1366,7 +1366,10 @@ main() {
 			[ -e "$FEAT/rpcrdma.ko" ] || die "no build/patches/features/rpcrdma.ko after the check"
 			sc=${PATCHES_VM_SCENARIOS:-15}
 			msg "patches-check: VM scenarios $sc with the module built from the patched tree"
-			RPCRDMA_KO=$FEAT/rpcrdma.ko make --no-print-directory -C "$TOP" vmtest \
+			# scenario 15 expects this module's sizes (8192 from
+			# patches 10 and 11), not the fixes-only module's
+			RPCRDMA_KO=$FEAT/rpcrdma.ko SC15_MODULE=features \
+				make --no-print-directory -C "$TOP" vmtest \
 				KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest.log"
 			rc=${PIPESTATUS[0]}
 			summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest.log" | tail -1)
@@ -1410,7 +1413,7 @@ main() {
 		[ -e "$ko" ] || die "no ${ko#"$TOP"/}; make patches-check builds it first"
 		sc=${PATCHES_FIXES_SCENARIOS:-15}
 		msg "patches-check: VM scenarios $sc on $KVER with the fixes-only module"
-		RPCRDMA_KO=$ko make --no-print-directory -C "$TOP" vmtest \
+		RPCRDMA_KO=$ko SC15_MODULE=fixes make --no-print-directory -C "$TOP" vmtest \
 			KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest-fixes-$KVER.log"
 		rc=${PIPESTATUS[0]}
 		summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest-fixes-$KVER.log" | tail -1)
