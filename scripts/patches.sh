@@ -25,6 +25,13 @@
 #                                       earlier patch added: the earlier
 #                                       patches carry the file without it
 #                                       (scripts/patches/carve.py)
+#   Before: <rule>                      scripts/patches/features/before/
+#                                       <rule>.cocci, run on the project
+#                                       files of the earlier patches'
+#                                       trees: what this patch changes
+#                                       inside code an earlier patch
+#                                       added (an argument), which Hold:
+#                                       cannot carve, in its earlier form
 #   Insert: <project path> <tree path> <ERE>
 #                                       a fragment of ours (its SPDX line
 #                                       dropped) this patch adds to an
@@ -39,11 +46,12 @@
 #
 # Patch N's tree = the pristine tree, rules of patches 1..N applied,
 # project files of patches 1..N with the Holds of patches N+1.. carved
-# out, the rules of scripts/patches/features/upstream/ applied to them,
-# the Insert: fragments, and the Makefile/Kconfig lines for what is
-# there. The last patch's tree is therefore what the drop-in module
-# builds, less what only the module has (ALWAYS_HOLD, upstream/: its
-# parameters, debugfs, own trace system and workarounds).
+# out, the rules of scripts/patches/features/upstream/ and the Before:
+# rules of patches N+1.. applied to them, the Insert: fragments, and
+# the Makefile/Kconfig lines for what is there. The last patch's tree
+# is therefore what the drop-in module builds, less what only the
+# module has (ALWAYS_HOLD, upstream/: its parameters, debugfs, own
+# trace system and workarounds).
 #
 # Environment: PATCHES_KVER (kernel whose source and headers are used,
 # default trixie-backports), KSRC (another tree of the same version),
@@ -139,6 +147,16 @@ ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.
 	# code that reads them)
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include <linux/moduleparam\\.h>$"
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^static bool rpcrdma_cm_(pdata|remote_invalidate|short_replies) = true;"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^static unsigned int rpcrdma_cm_server_send_size = "
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^u32 rpcrdma_cm_server_send_size_wanted\\("
+	"include/linux/sunrpc/rpcrdma_cm.h ^u32 rpcrdma_cm_server_send_size_wanted\\("
+	# client_recv_size: the rdma_max_inline_read sysctl as a module
+	# parameter; the series changes the sysctl's default only
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^#include <linux/(moduleparam|sysfs)\\.h>$"
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^static int rpcrdma_cm_recv_size_(set|get)\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^static const struct kernel_param_ops rpcrdma_cm_recv_size_ops "
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^module_param_cb\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^MODULE_PARM_DESC\\("
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^module_param_named\\("
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^MODULE_PARM_DESC\\("
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^bool rpcrdma_cm_(pdata|short_replies)_enabled\\("
@@ -245,7 +263,7 @@ kconfig_entry() {
 # stage N: make $WORK the tree of patch N (on top of patch N-1's).
 stage() {
 	local n=$1 i m objs='' kunit='' f src dst p anchor
-	local -a holds=() files=() maint=() inserts=()
+	local -a holds=() files=() maint=() inserts=() befores=()
 	for ((i = 0; i < n; i++)); do
 		m=${MSGS[$i]}
 		mapfile -t -O ${#maint[@]} maint < <(hdr "$m" Maintainers)
@@ -256,6 +274,10 @@ stage() {
 	done
 	for ((i = n; i < ${#MSGS[@]}; i++)); do
 		mapfile -t -O ${#holds[@]} holds < <(hdr "${MSGS[$i]}" Hold)
+	done
+	# the latest patch's earlier form first
+	for ((i = ${#MSGS[@]} - 1; i >= n; i--)); do
+		mapfile -t -O ${#befores[@]} befores < <(hdr "${MSGS[$i]}" Before)
 	done
 	holds+=("${ALWAYS_HOLD[@]}")
 
@@ -274,6 +296,9 @@ stage() {
 	done
 	adapt
 	upstream
+	for r in "${befores[@]}"; do
+		before "$r"
+	done
 	for f in "${files[@]}"; do
 		read -r src dst <<<"$f"
 		dst=${dst:-$src}
@@ -364,6 +389,24 @@ adapt() {
 # the whole files, before the Holds carve them.
 upstream() {
 	cocci_apply_dir "$MSGDIR/features/upstream" "$KSRC_DIR" "$WORK" "$OUT/.logs" >/dev/null
+}
+
+# before RULE: scripts/patches/features/before/RULE.cocci on this patch's
+# tree, before the Holds carve it: the form, in a project file, of code
+# a later patch changes where no Hold can carve (an argument of a call
+# an earlier patch added). A tree without the rule's target (the file
+# comes later) is left alone; one with it must show the rule's
+# Expect:/Absent: lines afterwards.
+before() {
+	local rule=$MSGDIR/features/before/$1.cocci t log
+	[ -e "$rule" ] || die "a Before: line names $1, but there is no scripts/patches/features/before/$1.cocci"
+	t=$(sed -n 's|^// Target: *||p' "$rule")
+	[ -e "$WORK/$t" ] || return 0
+	log=$OUT/.logs/before-$1.log
+	spatch --very-quiet --in-place --no-show-diff --sp-file "$rule" \
+		"$WORK/$t" >"$log" 2>&1 ||
+		{ cat "$log" >&2; die "Before: rule $1: spatch failed on $t"; }
+	cocci_manifest "$rule" "$WORK"
 }
 
 # kconfig_block FILE: the test's entry after SUNRPC_XPRT_RDMA's block.
@@ -1323,7 +1366,10 @@ main() {
 			[ -e "$FEAT/rpcrdma.ko" ] || die "no build/patches/features/rpcrdma.ko after the check"
 			sc=${PATCHES_VM_SCENARIOS:-15}
 			msg "patches-check: VM scenarios $sc with the module built from the patched tree"
-			RPCRDMA_KO=$FEAT/rpcrdma.ko make --no-print-directory -C "$TOP" vmtest \
+			# scenario 15 expects this module's sizes (8192 from
+			# patches 10 and 11), not the fixes-only module's
+			RPCRDMA_KO=$FEAT/rpcrdma.ko SC15_MODULE=features \
+				make --no-print-directory -C "$TOP" vmtest \
 				KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest.log"
 			rc=${PIPESTATUS[0]}
 			summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest.log" | tail -1)
@@ -1367,7 +1413,7 @@ main() {
 		[ -e "$ko" ] || die "no ${ko#"$TOP"/}; make patches-check builds it first"
 		sc=${PATCHES_FIXES_SCENARIOS:-15}
 		msg "patches-check: VM scenarios $sc on $KVER with the fixes-only module"
-		RPCRDMA_KO=$ko make --no-print-directory -C "$TOP" vmtest \
+		RPCRDMA_KO=$ko SC15_MODULE=fixes make --no-print-directory -C "$TOP" vmtest \
 			KVER="$KVER" VMTEST_ONLY="$sc" 2>&1 | tee "$CK_LOG/vmtest-fixes-$KVER.log"
 		rc=${PIPESTATUS[0]}
 		summary=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$CK_LOG/vmtest-fixes-$KVER.log" | tail -1)

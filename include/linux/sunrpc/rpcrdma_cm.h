@@ -103,8 +103,6 @@ void rpcrdma_cm_recv_done(struct rpcrdma_cm_conn *conn, int status,
 			  int wc_flags, u32 inv_rkey);
 
 /* rpcrdma_cm_client.c: xprtrdma hooks */
-/* The client's default Receive Size (the rdma_max_inline_read sysctl) */
-#define RPCRDMA_CM_CLIENT_RECV_SIZE	8192U
 void rpcrdma_cm_client_advertise(struct rpcrdma_ep *ep,
 				 struct ib_device *device);
 void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
@@ -114,6 +112,12 @@ void rpcrdma_cm_cq_lockdep_class(struct ib_cq *cq);
 void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
 void rpcrdma_cm_client_receive(struct rpcrdma_xprt *r_xprt,
 			       const struct ib_wc *wc);
+/* The client's default Receive Size (the rdma_max_inline_read sysctl):
+ * the Linux client offers a Reply chunk for every Call whose largest
+ * possible reply exceeds it, and OPEN's (every kernel) and GETATTR's
+ * (7.x) are above 4 KiB.
+ */
+#define RPCRDMA_CM_CLIENT_RECV_SIZE	8192U
 
 /* svc_rdma_cm_calc.c: the server hooks' arithmetic, on plain values */
 /* How long a detach waits for the Work Requests posted on its QP */
@@ -128,6 +132,11 @@ unsigned int svc_rdma_cm_short_hdrlen(unsigned int write_hdrlen,
 bool svc_rdma_cm_inline_fits(unsigned int hdrlen, unsigned int msglen,
 			     u32 send_thresh);
 unsigned int svc_rdma_cm_bc_payload(u32 send_thresh);
+/* The Send Size the server offers a client that Receives as much:
+ * 8 KiB holds the replies (OPEN, GETATTR) that the Linux client
+ * otherwise asks to be written into a Reply chunk.
+ */
+#define SVC_RDMA_CM_SEND_SIZE		8192U
 /* The longest send buffer a client's Receive Size can ask for */
 #define SVC_RDMA_CM_SEND_SIZE_MAX	65536U
 u32 svc_rdma_cm_offer_send(u32 wanted, u32 peer_recv);

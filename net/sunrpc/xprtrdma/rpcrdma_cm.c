@@ -41,11 +41,8 @@ module_param_named(short_replies, rpcrdma_cm_short_replies, bool, 0644);
 MODULE_PARM_DESC(short_replies,
 		 "Server: send a Reply inline (RDMA_MSG) instead of writing it into the client's Reply chunk when it fits the negotiated server-to-client threshold (RFC 8166 Section 4.3.3)");
 
-/* 8192, not stock's 4096: the Linux client reserves room for replies
- * larger than 4 KiB (OPEN on every kernel, GETATTR from 7.x on) and
- * offers a Reply chunk for each of them unless it can Receive 8 KiB.
- */
-static unsigned int rpcrdma_cm_server_send_size = 8192;
+/* SVC_RDMA_CM_SEND_SIZE, 8192, not stock's 4096 (rpcrdma_cm.h) */
+static unsigned int rpcrdma_cm_server_send_size = SVC_RDMA_CM_SEND_SIZE;
 module_param_named(server_send_size, rpcrdma_cm_server_send_size, uint,
 		   0644);
 MODULE_PARM_DESC(server_send_size,

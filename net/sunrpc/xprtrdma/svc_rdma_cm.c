@@ -47,10 +47,9 @@ void svc_rdma_cm_parse(struct svcxprt_rdma *rdma,
  * @pmsg: storage for the private data message, owned by the caller
  *
  * The server advertises Receive Size = its receive buffer size
- * (sc_max_req_size), Send Size = the length of its send buffers
- * (svc_rdma_cm_send_size()), and R when rpcrdma_cm_reminv_allowed().
- * svc_rdma_cm_reminv() reads the outcome; sc_snd_w_inv no longer
- * decides anything.
+ * (sc_max_req_size), Send Size = the length of its send buffers, and
+ * R when rpcrdma_cm_reminv_allowed(). svc_rdma_cm_reminv() reads the
+ * outcome; sc_snd_w_inv no longer decides anything.
  */
 void svc_rdma_cm_accept(struct svcxprt_rdma *rdma,
 			struct rdma_conn_param *param,
@@ -88,11 +87,11 @@ bool svc_rdma_cm_reminv(const struct svcxprt_rdma *rdma)
  * svc_rdma_cm_send_size - Length of a transport's send buffers
  * @rdma: the transport
  *
- * svcrdma sized its send buffers, and bounded the Replies it pulls up
- * into them, by sc_max_req_size, which also sizes its Receives: the
- * build's semantic patches call this instead, so that a client that
- * Receives more gets longer Sends without longer server Receives.
- * Both values are fixed before the first send buffer is allocated.
+ * svcrdma sizes its send buffers, and bounds the Replies it pulls up
+ * into them, by this rather than by sc_max_req_size, which sizes its
+ * Receives: a client that Receives more gets longer Sends without
+ * longer server Receives. Both values are fixed before the first send
+ * buffer is allocated.
  *
  * Return: the larger of sc_max_req_size and the Send Size offered to
  * this transport's client.

@@ -79,15 +79,15 @@ unsigned int svc_rdma_cm_bc_payload(u32 send_thresh)
 
 /**
  * svc_rdma_cm_offer_send - The Send Size a server offers one client
- * @wanted: the server_send_size module parameter, octets (0: none)
+ * @wanted: the largest Send Size the server offers, octets (0: none)
  * @peer_recv: the client's Receive Size from its private data, octets
  *	       (0 when it sent none)
  *
  * The server never Sends more than the client's Receive Size (RFC 8797
  * Section 3.3.1), so send buffers longer than that would only pin
- * memory: a stock client's connection keeps buffers of max_req_size.
- * A client's claim, which is unauthenticated, never makes the buffers
- * longer than %SVC_RDMA_CM_SEND_SIZE_MAX.
+ * memory: a client that Receives no more than max_req_size keeps
+ * buffers of max_req_size. A client's claim, which is unauthenticated,
+ * never makes the buffers longer than %SVC_RDMA_CM_SEND_SIZE_MAX.
  *
  * Return: min(@wanted, @peer_recv, %SVC_RDMA_CM_SEND_SIZE_MAX), rounded
  * down to a multiple of 1024 as the codec encodes it; 0 when none.

@@ -13,15 +13,26 @@ trace_on xprtrdma_inline_thresh
 case $FIXES in
 both)
 	# the server advertises R (rxe can post Send With Invalidate) and
-	# uses it: both sides set R. The fixes leave the sizes at 4096; the
-	# drop-in module (its client_recv_size parameter tells it: the
-	# fixes-only module has no parameters) has its client Receive 8192
-	# and its server offer that client a Send Size of 8192
-	# (server_send_size), the probe's connections below 4096 (they
+	# uses it: both sides set R. The fixes leave the sizes at 4096
+	# (MODULE=fixes); the drop-in module (MODULE=detect: its
+	# client_recv_size parameter tells it, the fixes-only module has no
+	# parameters) and the features series' (MODULE=features, patches
+	# 10 and 11) have their client Receive 8192 and their server offer
+	# that client a Send Size of 8192 (server_send_size,
+	# SVC_RDMA_CM_SEND_SIZE), the probe's connections below 4096 (they
 	# Receive 2048 or 1024) max_req_size, 4096: the wire's Send Size
 	# differs per connection, and the NFS mount's shows in the
 	# threshold, 8192
-	if [ -e /sys/module/rpcrdma/parameters/client_recv_size ]; then
+	case $MODULE in
+	features) recv8k=yes ;;
+	fixes) recv8k= ;;
+	detect)
+		recv8k=
+		[ -e /sys/module/rpcrdma/parameters/client_recv_size ] && recv8k=yes
+		;;
+	*) status fixes FAIL "MODULE=$MODULE unknown" ;;
+	esac
+	if [ -n "$recv8k" ]; then
 		expect rep_r=1 rep_recv=4096
 		phase fixes-v42 4.2 - - yes 4096/8192
 	else
