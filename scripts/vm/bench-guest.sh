@@ -225,27 +225,23 @@ thresh_field() {
 	esac
 }
 
-# Memory one connection pins on each side: MemFree with the caches
-# dropped, mounted after the workloads against no connection at all.
-# The server's reading without a connection is taken in the background
-# 6 s after the umount began (the drain of a detach waits up to 1 s),
-# and read through the next mount; the client's after its own 8 s.
-# The difference holds NFSv4's own state for the mount too, the same
-# for every configuration: compare configurations, not the figure.
-MEMCMD='sync; echo 3 >/proc/sys/vm/drop_caches; grep MemFree: /proc/meminfo'
-mem_free() { drop_caches; awk '$1 == "MemFree:" { print $2 }' /proc/meminfo; }
-srv_mem_free() { srv run "$MEMCMD" | awk '$1 == "MemFree:" { print $2 }'; }
-srv_mem_later() {
-	srv run "rm -f /tmp/bench.memfree; ( sleep 6; $MEMCMD >/tmp/bench.memfree ) >/dev/null 2>&1 &" >/dev/null
-}
-srv_mem_base() { srv run cat /tmp/bench.memfree | awk '$1 == "MemFree:" { print $2 }'; }
+# Memory one connection pins on each side: the KiB in use
+# (mem_used_kib: caches dropped, slabs counted by the objects in use),
+# mounted after the workloads, against the same side with no connection
+# at all. The server's reading without a connection is taken in the
+# background 6 s after the umount began (the drain of a detach waits up
+# to 1 s), and read through the next mount; the client's after its own
+# 8 s. The difference holds NFSv4's own state for the mount too, the
+# same for every configuration: compare configurations, not the figure.
+server_mem_later() { srv mem_later 6 >/dev/null; }
+server_mem_base() { srv mem_base; }
 # mem_report CFG REP C_BASE S_BASE: the KiB each side holds now over its
 # reading without a connection
 mem_report() {
-	_cm=$(mem_free) _sm=$(srv_mem_free)
+	_cm=$(mem_used_kib) _sm=$(srv mem)
 	_cd=- _sd=-
-	[ -n "$3" ] && [ -n "$_cm" ] && _cd=$(($3 - _cm))
-	[ -n "$4" ] && [ -n "$_sm" ] && _sd=$(($4 - _sm))
+	[ -n "$3" ] && [ -n "$_cm" ] && _cd=$((_cm - $3))
+	[ -n "$4" ] && [ -n "$_sm" ] && _sd=$((_sm - $4))
 	echo "RPCRDMA-BENCH-MEM: cfg=$1 rep=$2 client_kib=$_cd server_kib=$_sd"
 }
 
@@ -258,7 +254,7 @@ status bench-setup INFO "configs: $BENCH_CONFIGS; repeats $REPEATS; meta $META_N
 set -- $BENCH_CONFIGS
 mount_nfs 4.2 >/dev/null || { finish; exit 1; }
 server_apply "$1"
-srv_mem_later
+server_mem_later
 umount_nfs
 sleep 8
 FIRST=1
@@ -274,12 +270,12 @@ while [ $rep -le "$REPEATS" ]; do
 		name=$(cfg_field "$cfg" 1)
 		step "bench rep $rep/$REPEATS config $name"
 		client_apply "$cfg"
-		c_base=$(mem_free)
+		c_base=$(mem_used_kib)
 		if ! mount_nfs 4.2 >/dev/null; then
 			status "bench-$name-$rep" FAIL "mount failed"
 			continue
 		fi
-		s_base=$(srv_mem_base)
+		s_base=$(server_mem_base)
 		if [ -n "$FIRST" ]; then
 			show_conns
 			FIRST=
@@ -301,7 +297,7 @@ while [ $rep -le "$REPEATS" ]; do
 		rm -rf "$MNT/bench_small" "$MNT/bench_fio"
 		mem_report "$name" "$rep" "$c_base" "$s_base"
 		server_apply "$next"
-		srv_mem_later
+		server_mem_later
 		umount_nfs
 		sleep 8
 	done

@@ -406,9 +406,11 @@ END { flush() }' >"$OUT/summary.txt"
 		echo
 		echo "## Memory per connection"
 		echo
-		echo "KiB that one mount's connection holds on each side: MemFree with the caches"
-		echo "dropped, mounted after the workloads, against the same side with no connection"
-		echo "(scripts/vm/bench-guest.sh, mem_report). The figure holds NFSv4's state for the"
+		echo "KiB that one mount's connection holds on each side: memory in use with the"
+		echo "caches dropped, slabs counted by their objects in use (a freed buffer's slab page"
+		echo "may stay with its cache), mounted after the workloads, against the same side with"
+		echo "no connection (scripts/vm/guest/lib.sh, mem_used_kib; scripts/vm/bench-guest.sh,"
+		echo "mem_report). The figure holds NFSv4's state for the"
 		echo "mount as well, the same in every configuration; the last two columns are the"
 		echo "differences of the medians to short-4k (4096 both ways) and to stock."
 		echo

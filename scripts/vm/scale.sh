@@ -11,9 +11,10 @@
 # value, every client mounts NFSv4.2 over RDMA with that nconnect; every
 # connection must be listed on both sides, negotiated exactly as the two
 # sides' sizes give (RFC 8797); the server's memory per connection is
-# measured (MemFree and Slab deltas, caches dropped); fio with crc32c
-# verify runs on every client at once while nfsd restarts, every link
-# drops and every RDMA device of the server is deleted and added again:
+# measured (memory in use, slabs counted by their objects in use, caches
+# dropped); fio with crc32c verify runs on every client at once while
+# nfsd restarts, every link drops and every RDMA device of the server
+# is deleted and added again:
 # every mount must recover, 0 verify errors, every connection
 # renegotiated. The server guest drives the run (scale/server.sh), the
 # clients answer it (scale/client.sh); this script boots them, prints

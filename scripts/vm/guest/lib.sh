@@ -171,6 +171,20 @@ expect_kv() {
 # drop_caches: make the next reads go over the wire.
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
+# mem_used_kib: the KiB in use here, caches dropped: MemTotal less
+# MemFree less the slab pages, plus the slab objects in use (slabinfo:
+# active objects x object size). A buffer of 8 KiB or less comes from a
+# kmalloc slab, whose empty pages SLUB may keep on its partial lists
+# after a connection frees them; MemFree alone would not see the next
+# connection take them again.
+mem_used_kib() {
+	drop_caches
+	awk 'FILENAME == "/proc/meminfo" { m[$1] = $2; next }
+		FNR > 2 { a += $2 * $4 }
+		END { printf "%d\n", m["MemTotal:"] - m["MemFree:"] - m["Slab:"] + a / 1024 }' \
+		/proc/meminfo /proc/slabinfo
+}
+
 # ns_call CHECK CMD...: run a namespace call (link, symlink, rename,
 # unlink, mkdir, rmdir). Returns 0 when it succeeded; when it failed,
 # NS_MSG is its error and the return is 1 if CHECK (evaluated now) finds

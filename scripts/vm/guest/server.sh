@@ -59,6 +59,15 @@ srv_param() { set_param "$1" "$2" && echo "rpcrdma.$1=$(cat "/sys/module/rpcrdma
 # run a shell command line here (words re-joined with single blanks; no
 # globbing survives the request file: quote nothing, glob nothing)
 srv_run() { sh -c "$*"; }
+# mem: the KiB in use here (mem_used_kib); mem_later SECS: the same
+# SECS from now, in the background, for mem_base to print (make bench
+# takes the reading without a connection while the umount goes on)
+srv_mem() { mem_used_kib; }
+srv_mem_later() {
+	rm -f /tmp/mem.later
+	(sleep "$1"; mem_used_kib >/tmp/mem.later) >/dev/null 2>&1 &
+}
+srv_mem_base() { cat /tmp/mem.later 2>/dev/null; }
 # restart nfsd and, on a kmemleak kernel, scan 20 s later, once the
 # closed transports are freed and their release work has run; the
 # verdict goes to the console, so it is there even if the client's mount
@@ -177,7 +186,7 @@ serve() {
 			{
 				echo "$last"
 				case $cmd in
-				conns|sums|sysctl|trace|trace_clear|restart|restart_in|restart_scan|pending_listener|dmesg|param|run|leakcheck|linkdown|stale_watch|stale_result|stale_trace) "srv_$cmd" "$@" ;;
+				conns|sums|sysctl|trace|trace_clear|restart|restart_in|restart_scan|pending_listener|dmesg|param|run|mem|mem_later|mem_base|leakcheck|linkdown|stale_watch|stale_result|stale_trace) "srv_$cmd" "$@" ;;
 				*) echo "unknown command $cmd" ;;
 				esac
 				echo "END $last"

@@ -17,7 +17,7 @@
 #
 # Per nconnect value N of SCALE_NCONNECT (a "step"):
 #   1. every client unmounted and no connection left; the server's
-#      memory (MemFree, Slab, slabinfo) after dropping caches: baseline
+#      memory (meminfo and slabinfo, caches dropped): baseline
 #   2. every client mounts NFSv4.2 over RDMA with nconnect=N
 #   3. every connection on both sides, negotiated as configured: the
 #      server lists exactly N per client, each with the values RFC 8797
@@ -251,6 +251,13 @@ mem_snap() {
 }
 # mem_field NAME FIELD: a meminfo field (KiB) of snapshot NAME
 mem_field() { awk -v f="$2" '$1 == f { print $2 }' "$S/mem.$1"; }
+# mem_used NAME: the KiB in use in snapshot NAME, slabs counted by the
+# objects in use (guest/lib.sh's mem_used_kib says why)
+mem_used() {
+	awk 'FILENAME == ARGV[1] { m[$1] = $2; next } { a += $2 }
+		END { printf "%d\n", m["MemTotal"] - m["MemFree"] - m["Slab"] + a / 1024 }' \
+		"$S/mem.$1" "$S/slab.$1"
+}
 # slab_top A B: the three slab caches that grew most from A to B (KiB)
 slab_top() {
 	awk 'FILENAME == ARGV[1] { a[$1] = $2; next }
@@ -346,12 +353,13 @@ scale_step() {
 	_conns=$(conns | grep -c .)
 	[ "$_conns" -gt "$MAXCONNS" ] && MAXCONNS=$_conns
 	mem_snap "load-$_n"
-	_used=$(($(mem_field "base-$_n" MemFree) - $(mem_field "load-$_n" MemFree)))
-	_slab=$(($(mem_field "load-$_n" Slab) - $(mem_field "base-$_n" Slab)))
+	_used=$(($(mem_used "load-$_n") - $(mem_used "base-$_n")))
+	_slab=$(awk 'FILENAME == ARGV[1] { a += $2; next } { b += $2 }
+		END { printf "%d\n", (b - a) / 1024 }' "$S/slab.base-$_n" "$S/slab.load-$_n")
 	_pc=$(awk -v u="$_used" -v c="$_conns" 'BEGIN { if (c) printf "%.0f", u / c; else print "-" }')
 	_ps=$(awk -v u="$_slab" -v c="$_conns" 'BEGIN { if (c) printf "%.0f", u / c; else print "-" }')
 	_top=$(slab_top "base-$_n" "load-$_n")
-	status "n$_n-memory" INFO "$_conns connections: MemFree -$_used KiB, Slab +$_slab KiB: $_pc KiB per connection ($_ps in slabs; grew most: ${_top:-none})"
+	status "n$_n-memory" INFO "$_conns connections: +$_used KiB in use, +$_slab KiB of it in slab objects: $_pc KiB per connection ($_ps in slabs; grew most: ${_top:-none})"
 	progress "nconnect=$_n: $_conns connections, $_pc KiB each on the server; fio on every client, faults: ${SCALE_FAULTS:-none}"
 	_bad=$(all fio-start)
 	[ -z "$_bad" ] || status "n$_n-fio-start" FAIL "fio did not start on$_bad"
@@ -388,7 +396,7 @@ scale_step() {
 	[ "$RECOVERED" = "$FAULTS_RUN" ] || _go=1
 	_res=PASS
 	[ "$FAILS" = "$_f0" ] || _res=FAIL
-	echo "RPCRDMA-SCALE-STEP: n=$_n clients=$NCLIENTS nconnect_rdma=$(kv "$(cat "$S/info.0")" nconnect_rdma) conns=$_conns want=$_want neg_server=$NEG_S_OK/$NEG_S_ALL neg_client=$NEG_C_OK/$NEG_C_ALL faults=$FAULTS_RUN recovered=$RECOVERED recover_max_s=${REC_MAX:--} renegotiated=$RENEG_OK/$RENEG_ALL passes=$_passes failed=$_failed verify=$_verify ops=$_ops memfree_kib=$_used slab_kib=$_slab per_conn_kib=$_pc slab_per_conn_kib=$_ps result=$_res"
+	echo "RPCRDMA-SCALE-STEP: n=$_n clients=$NCLIENTS nconnect_rdma=$(kv "$(cat "$S/info.0")" nconnect_rdma) conns=$_conns want=$_want neg_server=$NEG_S_OK/$NEG_S_ALL neg_client=$NEG_C_OK/$NEG_C_ALL faults=$FAULTS_RUN recovered=$RECOVERED recover_max_s=${REC_MAX:--} renegotiated=$RENEG_OK/$RENEG_ALL passes=$_passes failed=$_failed verify=$_verify ops=$_ops used_kib=$_used slab_kib=$_slab per_conn_kib=$_pc slab_per_conn_kib=$_ps result=$_res"
 	return $_go
 }
 
