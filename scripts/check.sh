@@ -18,7 +18,7 @@
 # `make check-full`: the same steps with the "full" column's scenarios
 # (make matrix), plus the debug kernel lane (the default kernel's, and a
 # short run on trixie-backports' with a planted bug), the short soak,
-# the patch series, the bare-host test (make hosttest) and the package
+# make scale's short cell, the patch series, the bare-host test (make hosttest) and the package
 # install tests (make debtest, of the DKMS package and of the prebuilt
 # modules from make repo's repository). Run it before resolving an issue
 # that touches kernel-facing code, the VM rig or the packaging.
@@ -221,6 +221,13 @@ if [ "$tier" = full ]; then
 	# recovered, every reconnect negotiated as the parameters say.
 	step "soak, ${SOAK_CHECK_SECONDS:=150} s of faults over rxe (make soak)" \
 		env SOAK_SECONDS="$SOAK_CHECK_SECONDS" SOAK_SIW=0 make -s soak
+	# make scale's short cell, on trixie (6.1's NFSv4 client ignores
+	# nconnect over RDMA): a 16 KiB client and a stock one on one
+	# server, nconnect=4 each, every connection negotiated on both
+	# sides, one nfsd restart under fio's crc32c verify. make scale runs
+	# the four clients and nconnect 1, 4 and 16.
+	step "scale, short cell: 2 clients (16 KiB, stock) x nconnect=4 on trixie, an nfsd restart under fio verify (make scale KVER=trixie SCALE_CLIENTS=2 SCALE_NCONNECT=4 SCALE_FAULTS=nfsd)" \
+		env KVER=trixie SCALE_CLIENTS=2 SCALE_NCONNECT=4 SCALE_FAULTS=nfsd make -s scale
 	# The kernel patch series, patch by patch: build, checkpatch
 	# --strict, KUnit after the first and the last. Its VM scenarios run
 	# the same rules and files as the drop-in module the matrix tested.
