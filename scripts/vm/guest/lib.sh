@@ -172,16 +172,18 @@ expect_kv() {
 drop_caches() { sync; echo 3 >/proc/sys/vm/drop_caches; }
 
 # mem_used_kib: the KiB in use here, caches dropped: MemTotal less
-# MemFree less the slab pages, plus the slab objects in use (slabinfo:
-# active objects x object size). A buffer of 8 KiB or less comes from a
-# kmalloc slab, whose empty pages SLUB may keep on its partial lists
-# after a connection frees them; MemFree alone would not see the next
-# connection take them again.
+# MemFree, with the pages of slabinfo's caches replaced by their objects
+# in use (active objects x object size). A buffer of 8 KiB or less comes
+# from a kmalloc cache, whose emptied pages SLUB may keep after a
+# connection frees them: MemFree alone would not see the next connection
+# take them again. A larger one comes from the page allocator
+# (meminfo's Slab counts it, slabinfo does not), so only slabinfo's own
+# pages are taken out, never meminfo's Slab.
 mem_used_kib() {
 	drop_caches
 	awk 'FILENAME == "/proc/meminfo" { m[$1] = $2; next }
-		FNR > 2 { a += $2 * $4 }
-		END { printf "%d\n", m["MemTotal:"] - m["MemFree:"] - m["Slab:"] + a / 1024 }' \
+		FNR > 2 { a += $2 * $4; p += $15 * $6 * 4 }
+		END { printf "%d\n", m["MemTotal:"] - m["MemFree:"] - p + a / 1024 }' \
 		/proc/meminfo /proc/slabinfo
 }
 

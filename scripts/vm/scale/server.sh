@@ -124,8 +124,8 @@ neg_count() {
 	echo "${_nc:-0}"
 }
 
-# expect K: client K's expected debugfs values on each side, EXP_C and
-# EXP_S, and EXP_ABSENT (1: no private data from the client). RFC 8797:
+# scale_expect K: client K's expected debugfs values on each side, EXP_C
+# and EXP_S, and EXP_ABSENT (1: no private data from the client). RFC 8797:
 # client-to-server = min(client send, server recv), server-to-client =
 # min(server send, client recv); this server advertises R, its
 # max_req_size as Receive Size and, as Send Size, offer_send of the
@@ -133,7 +133,7 @@ neg_count() {
 # the module was loaded otherwise); without the client's data, 1024
 # both ways and no remote invalidation. The client's sizes are what it
 # reported (info): the defaults are read, not assumed.
-expect() {
+scale_expect() {
 	_i=$(cat "$S/info.$1")
 	_r=$(kv "$_i" read) _w=$(kv "$_i" write)
 	if [ "$(kv "$_i" pdata)" = 0 ]; then
@@ -169,7 +169,7 @@ matching() {
 
 # neg_check N WHEN RENEG: wait (SCALE_NEG_WAIT s at most) until, for
 # every client, the server lists exactly N connections with it and the
-# client N with the server, every line as expect() says, and (RENEG=1)
+# client N with the server, every line as scale_expect() says, and (RENEG=1)
 # the server traced N new negotiations with it since neg_mark. A status
 # line per client and side; the lines as RPCRDMA-SCALE-CONN. Adds to
 # NEG_S_OK/NEG_S_ALL/NEG_C_OK/NEG_C_ALL (lines) and RENEG_OK/RENEG_ALL.
@@ -183,7 +183,7 @@ neg_check() {
 			conns | grep " peer=$(client_ip "$_k"):" >"$S/sc.$_k"
 			cctl "$_k" conns >"$S/cc.$_k.all"
 			grep 'role=' "$S/cc.$_k.all" >"$S/cc.$_k"
-			expect "$_k"
+			scale_expect "$_k"
 			_nw=$(want "$_k" "$_n")
 			_ok=1
 			[ "$(grep -c . "$S/sc.$_k")" = "$_nw" ] && [ "$(matching "$S/sc.$_k" "$EXP_S")" = "$_nw" ] || _ok=0
@@ -202,7 +202,7 @@ neg_check() {
 		_t=$((_t + 3))
 	done
 	for _k in $(clients); do
-		expect "$_k"
+		scale_expect "$_k"
 		_nw=$(want "$_k" "$_n")
 		_prof=$(profile "$_k")
 		sed "s/^/RPCRDMA-SCALE-CONN: $_n $_when c$_k $_prof server /" "$S/sc.$_k"
@@ -241,21 +241,22 @@ neg_check() {
 
 # mem_snap NAME: the server's memory with its caches dropped (the page
 # cache would otherwise move with the load): /proc/meminfo in KiB, and
-# each slab cache's bytes in use (active objects x object size)
+# each slab cache's bytes in use (active objects x object size) and KiB of pages
 mem_snap() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 2
 	awk '{ sub(/:$/, "", $1); print $1, $2 }' /proc/meminfo >"$S/mem.$1"
-	awk 'NR > 2 { print $1, $2 * $4 }' /proc/slabinfo >"$S/slab.$1"
+	awk 'NR > 2 { print $1, $2 * $4, $15 * $6 * 4 }' /proc/slabinfo >"$S/slab.$1"
 }
 # mem_field NAME FIELD: a meminfo field (KiB) of snapshot NAME
 mem_field() { awk -v f="$2" '$1 == f { print $2 }' "$S/mem.$1"; }
-# mem_used NAME: the KiB in use in snapshot NAME, slabs counted by the
-# objects in use (guest/lib.sh's mem_used_kib says why)
+# mem_used NAME: the KiB in use in snapshot NAME, slabinfo's caches
+# counted by their objects in use, not their pages (guest/lib.sh's
+# mem_used_kib says why)
 mem_used() {
-	awk 'FILENAME == ARGV[1] { m[$1] = $2; next } { a += $2 }
-		END { printf "%d\n", m["MemTotal"] - m["MemFree"] - m["Slab"] + a / 1024 }' \
+	awk 'FILENAME == ARGV[1] { m[$1] = $2; next } { a += $2; p += $3 }
+		END { printf "%d\n", m["MemTotal"] - m["MemFree"] - p + a / 1024 }' \
 		"$S/mem.$1" "$S/slab.$1"
 }
 # slab_top A B: the three slab caches that grew most from A to B (KiB)
