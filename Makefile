@@ -56,7 +56,7 @@ bench: module ## measure chunks, RDMA operations and wire packets per RPC with a
 soak: module ## fio/stress-ng/dbench across device removal, nfsd restarts, reconnects, link drops (make rxe's rdma_rxe) (SOAK_SECONDS=, SOAK_SEED=, SOAK_LONG=1, SOAK_TRANSPORTS=siw)
 	@$(TOP)/scripts/vm/soak.sh
 
-scale: module ## one server VM, up to four client VMs (1 KiB, default, 16 KiB, stock), nconnect 1/4/16 over rxe: every connection negotiated on both sides, fio crc32c verify across nfsd restarts, link drops, device removal, server memory per connection -> Documentation/bench.md (SCALE_CLIENTS=, SCALE_NCONNECT=, SCALE_FAULTS=)
+scale: module ## one server VM, five client VMs (1 KiB, default, 4 KiB, 16 KiB, stock), nconnect 1/4/16 over rxe: every connection negotiated on both sides, fio crc32c verify across nfsd restarts, link drops, device removal, server memory per connection -> Documentation/bench.md (SCALE_CLIENTS=, SCALE_NCONNECT=, SCALE_FAULTS=)
 	@$(TOP)/scripts/vm/scale.sh
 
 fuzz: ## fuzz the codec in userspace (FUZZ_SECONDS=, default 60)

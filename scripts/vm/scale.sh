@@ -22,13 +22,15 @@
 # Documentation/bench.md's block "scale" (scripts/doctables.sh).
 #
 # Environment:
-#   SCALE_CLIENTS    client VMs (default 4; at most the SCALE_PROFILES)
+#   SCALE_CLIENTS    client VMs (default 5: four of this module's and the
+#                    stock one; at most the SCALE_PROFILES)
 #   SCALE_NCONNECT   the nconnect values, one step each (default "1 4 16";
 #                    1 to 16, Linux's limit)
 #   SCALE_PROFILES   the clients' thresholds in order, the first
 #                    SCALE_CLIENTS taken (default "16k stock pdata0
-#                    default": with 2 clients, two sizes and a stock
-#                    client already): pdata0 (1 KiB), default, 16k, stock
+#                    default 4k": with 2 clients, two sizes and a stock
+#                    client already): pdata0 (1 KiB), default, 16k, 4k
+#                    (the README's way back to 4 KiB), stock
 #   SCALE_FAULTS     faults per step, in order, each on every link at once
 #                    (default "nfsd link rdma"; without link with
 #                    VM_RXE=stock, whose rxe never recovers from a link
@@ -72,9 +74,9 @@ export VM_RXE=${VM_RXE:-fixed}
 # shellcheck source=scripts/vm/lib.sh
 . "$VMDIR/lib.sh"
 
-NCLIENTS=${SCALE_CLIENTS:-4}
+NCLIENTS=${SCALE_CLIENTS:-5}
 NCONNECT=${SCALE_NCONNECT:-"1 4 16"}
-read -r -a PROFILES <<<"${SCALE_PROFILES:-16k stock pdata0 default}"
+read -r -a PROFILES <<<"${SCALE_PROFILES:-16k stock pdata0 default 4k}"
 if [ -n "${SCALE_FAULTS+x}" ]; then
 	FAULTS=$SCALE_FAULTS
 elif [ "$VM_RDMA" = siw ]; then
@@ -95,8 +97,8 @@ num SCALE_CLIENTS "$NCLIENTS"
 [ "$NCLIENTS" -le 8 ] || die "SCALE_CLIENTS=$NCLIENTS: at most 8 (one 10.99.K.0/24 link each, and 2 cores)"
 for p in "${PROFILES[@]:0:$NCLIENTS}"; do
 	case $p in
-	pdata0 | default | 16k | stock) ;;
-	*) die "SCALE_PROFILES: '$p' is none of pdata0 (1 KiB), default, 16k, stock" ;;
+	pdata0 | default | 16k | 4k | stock) ;;
+	*) die "SCALE_PROFILES: '$p' is none of pdata0 (1 KiB), default, 16k, 4k, stock" ;;
 	esac
 done
 for n in $NCONNECT; do
@@ -177,6 +179,7 @@ profiles_used="${PROFILES[*]:0:$NCLIENTS}"
 thresholds=$(for p in $profiles_used; do
 	case $p in
 	16k) echo "16 KiB" ;;
+	4k) echo "4 KiB" ;;
 	pdata0) echo "1 KiB (pdata=0)" ;;
 	default) echo "defaults" ;;
 	stock) echo "stock" ;;

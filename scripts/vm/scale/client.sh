@@ -15,6 +15,8 @@
 #   default  this module at its defaults (rdma_max_inline_write 4096,
 #            rdma_max_inline_read 8192)
 #   16k      this module, sunrpc.rdma_max_inline_read/write = 16384
+#   4k       this module, both sysctls 4096: the README's way back to
+#            stock's 4 KiB
 #   stock    Debian's own rpcrdma.ko (the host loads it)
 #
 # Requests (one line; the answer is short and immediate: anything that
@@ -167,6 +169,9 @@ case $SCALE_PROFILE in
 16k)
 	sysctl -w sunrpc.rdma_max_inline_read=16384 sunrpc.rdma_max_inline_write=16384 >/dev/null ||
 		status "profile-c$SCALE_IDX" FAIL "cannot set the inline sysctls to 16384" ;;
+4k)
+	sysctl -w sunrpc.rdma_max_inline_read=4096 sunrpc.rdma_max_inline_write=4096 >/dev/null ||
+		status "profile-c$SCALE_IDX" FAIL "cannot set the inline sysctls to 4096" ;;
 pdata0 | default | stock) ;;
 *) status "profile-c$SCALE_IDX" FAIL "unknown SCALE_PROFILE '$SCALE_PROFILE'" ;;
 esac
