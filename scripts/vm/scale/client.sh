@@ -139,6 +139,15 @@ xprts() {
 # nconnect_rdma: does this kernel's NFSv4 client honour nconnect over
 # RDMA? 6.1's nfs4_set_client passes nconnect for TCP only (one
 # transport, whatever the mount says); 6.12's for RDMA and TLS too
+# pdata: the module's bool parameter as 1 or 0 ("-": not loaded)
+pdata_param() {
+	case $(cat /sys/module/rpcrdma/parameters/pdata 2>/dev/null) in
+	Y | 1) echo 1 ;;
+	N | 0) echo 0 ;;
+	*) echo - ;;
+	esac
+}
+
 nconnect_rdma() {
 	case $KVER in [1-5].* | 6.[01].*) echo no ;; *) echo yes ;; esac
 }
@@ -147,7 +156,7 @@ ctl() {
 	read -r _cmd _a
 	case $_cmd in
 	info)
-		echo "profile=$SCALE_PROFILE module=$RPCRDMA_MODULE nconnect_rdma=$(nconnect_rdma) read=$(sysctl -n sunrpc.rdma_max_inline_read) write=$(sysctl -n sunrpc.rdma_max_inline_write) pdata=$(cat /sys/module/rpcrdma/parameters/pdata 2>/dev/null || echo -)" ;;
+		echo "profile=$SCALE_PROFILE module=$RPCRDMA_MODULE nconnect_rdma=$(nconnect_rdma) read=$(sysctl -n sunrpc.rdma_max_inline_read) write=$(sysctl -n sunrpc.rdma_max_inline_write) pdata=$(pdata_param)" ;;
 	mount) op mount do_mount "$_a" ;;
 	umount) op umount umount_nfs ;;
 	fio-start) op fio fio_loop ;;
