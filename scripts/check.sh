@@ -261,11 +261,14 @@ if [ "$tier" = full ]; then
 	has_target repo &&
 		step "prebuilt modules: from make repo's signed repository into fresh roots without a compiler, VM pair, upgrade, removal (make debtest DEBTEST_PATH=modules)" \
 			env DEBTEST_BUILD=0 make -s debtest DEBTEST_PATH=modules
-	# make demo in both roots; the bounded make check in trixie's only:
-	# CI runs make check on a bookworm host every time, and the bounded
-	# check in a second root costs eight minutes for what it adds
-	step "bare hosts: fresh bookworm and trixie roots, make demo in both, a bounded check in trixie's (make hosttest)" \
-		env HOSTTEST_CHECK_HOSTS=trixie make -s hosttest
+	# make demo in both roots, no make check there: CI runs make check
+	# on a bookworm host every time, trixie's demo already builds the
+	# module natively on a trixie host and runs its VM pair, and the
+	# bounded check in a root costs nine minutes of check-full's 100
+	# for KUnit, fuzz and lint it runs again. make hosttest alone
+	# still runs both.
+	step "bare hosts: fresh bookworm and trixie roots, make demo in both (make hosttest HOSTTEST_CHECK=0)" \
+		env HOSTTEST_CHECK=0 make -s hosttest
 fi
 echo
 # check-full also writes the results into Documentation/kernels.md
