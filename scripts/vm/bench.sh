@@ -56,6 +56,8 @@ export BUILD=${BENCH_RIG:-$OUT/rig}
 mkdir -p "$BUILD"
 # lib.sh sets its own VM_TIMEOUT default; a bench needs a longer one
 user_timeout=${VM_TIMEOUT:-}
+# 1 GiB guests: set before lib.sh, whose own default is 512
+export VM_MEM=${VM_MEM:-1024}
 # shellcheck source=scripts/vm/lib.sh
 . "$VMDIR/lib.sh"
 
@@ -71,7 +73,6 @@ FIO_SECS=${BENCH_FIO_SECS:-1}
 DEFAULTS=8192/4096/4096
 CONFIGS=${BENCH_CONFIGS:-"pdata0:0:1:0:4096 ours:1:1:0:$DEFAULTS short-4k:1:1:1:4096 short:1:1:1:$DEFAULTS short-noreminv:1:0:1:$DEFAULTS short-16k:1:1:1:16384 short-64k:1:1:1:65536"}
 STOCK_CONFIG="stock:-:-:-:-"
-export VM_MEM=${VM_MEM:-1024}
 if [ "${BENCH_PCAP:-1}" != 0 ] && [ "$VM_RDMA" = rxe ]; then
 	# wireops.py needs every frame: lib.sh's wire check would keep only
 	# the Sends of a passing pair

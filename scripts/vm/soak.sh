@@ -134,6 +134,8 @@ user_timeout=${VM_TIMEOUT:-}
 # GSI QP failed during a link drop (VM_RXE=stock keeps it, to show that;
 # Documentation/investigations/rxe-gsi-qp-link-drop.md)
 export VM_RXE=${VM_RXE:-fixed}
+# 1 GiB guests: set before lib.sh, whose own default is 512
+export VM_MEM=${VM_MEM:-1024}
 # shellcheck source=scripts/vm/lib.sh
 . "$VMDIR/lib.sh"
 
@@ -216,7 +218,6 @@ if [ "${RPCRDMA_KO:-}" = stock ]; then
 	*" params "*) die "RPCRDMA_KO=stock has none of this module's parameters: leave 'params' out of SOAK_FAULTS" ;;
 	esac
 fi
-export VM_MEM=${VM_MEM:-1024}
 # the module under test and siw.ko live in the main build tree, not the rig's
 export RPCRDMA_KO=${RPCRDMA_KO:-$TOP/build/$KVER/rpcrdma.ko}
 export SIW_KO=${SIW_KO:-$TOP/build/$KVER/siw/siw.ko}
