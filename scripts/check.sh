@@ -40,7 +40,8 @@
 # whose last run passed on the same code key instead of running it
 # again; every other step runs. CHECK_UNTIL="<time>" (anything date -d
 # reads, e.g. 23:40) starts no step that its last recorded time says
-# would end after then; such steps are reported NOT RUN. The run passes
+# would end after then (a step never recorded: 20 minutes); such steps
+# are reported NOT RUN. The run passes
 # only when every step passed, in this run or carried.
 
 . "$(dirname "$0")/lib.sh"
@@ -126,9 +127,11 @@ step() {
 			ncarried=$((ncarried + 1))
 			return 0
 		fi
-		est=${row[2]:-}
-		if [ -n "$until" ] && [ $(($(date +%s) + ${est:-0})) -gt "$until" ]; then
-			results+=("NOT RUN  $name (CHECK_UNTIL; last run took ${est:-?} s)")
+		# a step never recorded (new, or renamed) counts as 20 minutes:
+		# taken as 0 it would start whatever time is left
+		est=${row[2]:-1200}
+		if [ -n "$until" ] && [ $(($(date +%s) + est)) -gt "$until" ]; then
+			results+=("NOT RUN  $name (CHECK_UNTIL; $([ -n "${row[2]:-}" ] && echo "last run took $est s" || echo "never recorded, taken as $est s"))")
 			nnotrun=$((nnotrun + 1))
 			return 0
 		fi
