@@ -41,8 +41,8 @@
 # again; every other step runs. CHECK_UNTIL="<time>" (anything date -d
 # reads, e.g. 23:40) starts no step that its last recorded time says
 # would end after then (a step never recorded: 20 minutes); such steps
-# are reported NOT RUN. The run passes
-# only when every step passed, in this run or carried.
+# are reported NOT RUN. The run passes only when every step passed, in
+# this run or carried.
 
 . "$(dirname "$0")/lib.sh"
 cd "$TOP" || exit 1

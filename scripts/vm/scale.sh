@@ -334,8 +334,8 @@ HEAD="| kernel | transport | clients | nconnect | clients' thresholds | connecti
 cat "$OUT/report.md"
 
 # scale_doc: this run's rows replace the rows of the same kernel, client
-# count and nconnect over the same transport in Documentation/bench.md's block "scale"; the
-# others stay (a short cell does not erase the full run's rows)
+# count, nconnect and transport in Documentation/bench.md's block
+# "scale"; the others stay (a short cell does not erase a full run's)
 scale_doc() {
 	local doc=$TOP/Documentation/bench.md old new n l max
 	old=$("$TOP/scripts/doctables.sh" get "$doc" scale) || return 1

@@ -136,10 +136,8 @@ xprts() {
 	echo "xprts=$_n connected=$_c connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats)"
 }
 
-# nconnect_rdma: does this kernel's NFSv4 client honour nconnect over
-# RDMA? 6.1's nfs4_set_client passes nconnect for TCP only (one
-# transport, whatever the mount says); 6.12's for RDMA and TLS too
-# pdata: the module's bool parameter as 1 or 0 ("-": not loaded)
+# pdata_param: the module's bool parameter pdata as 1 or 0 ("-": the
+# module is not loaded)
 pdata_param() {
 	case $(cat /sys/module/rpcrdma/parameters/pdata 2>/dev/null) in
 	Y | 1) echo 1 ;;
@@ -148,6 +146,9 @@ pdata_param() {
 	esac
 }
 
+# nconnect_rdma: does this kernel's NFSv4 client honour nconnect over
+# RDMA? 6.1's nfs4_set_client passes nconnect for TCP only (one
+# transport, whatever the mount says); 6.12's for RDMA and TLS too
 nconnect_rdma() {
 	case $KVER in [1-5].* | 6.[01].*) echo no ;; *) echo yes ;; esac
 }
