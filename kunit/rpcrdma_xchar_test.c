@@ -952,6 +952,9 @@ static const struct xchar_refuse_param xchar_refuse_vectors[] = {
 	{ "BRS 3", { { 3, false, 3 } }, 1 },
 	{ "RBSIZ twice", { { 1, false, 1024 }, { 1, false, 2048 } }, 2 },
 	{ "RBSIZ twice, one default", { { 1, true, 0 }, { 1, false, 1 } }, 2 },
+	/* n is larger than the array on purpose: a count the encoder
+	 * refuses must not be read (a debug kernel's KASAN reports it)
+	 */
 	{ "more than a mask can name", { { 1, false, 1024 } },
 	  RPCRDMA_XCHAR_SET_MAX + 1 },
 };
@@ -971,6 +974,25 @@ static void encode_refuses_case(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			rpcrdma_xchar_encode_reqprop(buf, sizeof(buf),
 						     param->props, param->n),
+			-EINVAL);
+}
+
+/* No array at all for a count of one: refused, and not dereferenced */
+static void encode_refuses_null_case(struct kunit *test)
+{
+	u8 buf[64];
+
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_encode_updprop(buf, sizeof(buf),
+							   NULL, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_encode_reqprop(buf, sizeof(buf),
+							   NULL, 1),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_encode_connprop(buf, sizeof(buf),
+							    NULL, 1, NULL),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, rpcrdma_xchar_encode_resprop(buf, sizeof(buf),
+							   NULL, NULL, NULL, 1),
 			-EINVAL);
 }
 
@@ -1024,6 +1046,7 @@ static struct kunit_case xchar_encode_cases[] = {
 	KUNIT_CASE(encode_empty_case),
 	KUNIT_CASE_PARAM(encode_refuses_case,
 			 xchar_refuse_vectors_gen_params),
+	KUNIT_CASE(encode_refuses_null_case),
 	KUNIT_CASE(encode_resprop_overlap_case),
 	KUNIT_CASE(encode_round_trip_case),
 	{}

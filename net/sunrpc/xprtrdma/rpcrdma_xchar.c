@@ -764,6 +764,11 @@ static void xchar_put_propset(struct xchar_wbuf *w,
 
 	if (!w->err)
 		w->err = xchar_check_props(props, n);
+	/* A refused set is not read: @n may be larger than @props, which
+	 * may be NULL
+	 */
+	if (w->err)
+		return;
 	xchar_put_u32(w, n);
 	for (i = 0; i < n; i++) {
 		xchar_put_u32(w, props[i].which);
