@@ -201,7 +201,6 @@ for name in $kernels; do
 		LINT_SHELL="${lint_shell:-1}" "$TOP/scripts/matrix.sh"
 	lint_shell=0
 done
-# after the builds: they installed the headers whose sign-file it uses
 step "make install: signed with the DKMS key, stops under Secure Boot without one (make install-test)" \
 	make -s install-test
 if [ "$tier" = full ]; then

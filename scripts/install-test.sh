@@ -19,9 +19,10 @@ command -v openssl >/dev/null || need_pkgs openssl
 # sign_file: the newest installed linux-kbuild's sign-file, or nothing
 sign_file() { ls /usr/lib/linux-kbuild-*/scripts/sign-file 2>/dev/null | sort -V | tail -n 1; }
 SF=$(sign_file)
-# A bare host has no kernel headers: the host suite's metapackage brings
-# its linux-kbuild, whose sign-file is the one make install uses.
-[ -x "$SF" ] || { need_pkgs linux-headers-amd64 && SF=$(sign_file); }
+# A bare host has no kernel headers: the default kernel's, as every build
+# command installs them (ensure_headers), bring its linux-kbuild, whose
+# sign-file is the one make install uses
+[ -x "$SF" ] || { ensure_headers && SF=$(sign_file); }
 [ -x "$SF" ] || die "install-test needs the kernel's scripts/sign-file: apt-get install linux-headers-amd64 (its linux-kbuild package has it)"
 
 W=$(mktemp -d "${TMPDIR:-/tmp}/install-test.XXXXXX") || die "mktemp failed"
