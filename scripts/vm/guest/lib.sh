@@ -31,6 +31,9 @@ modprobe() { /sbin/modprobe "$@"; }
 depmod() { /sbin/depmod "$@"; }
 modinfo() { /sbin/modinfo "$@"; }
 ip() { /usr/sbin/ip "$@"; }
+# iproute2's tc, which vmtest copies in for LD_REPRO=tx-stall; busybox's
+# has no plug qdisc
+tc() { /usr/local/bin/tc "$@"; }
 
 status() { # status CHECK PASS|FAIL|INFO DETAIL...
 	[ "$2" = FAIL ] && FAILS=$((FAILS + 1))

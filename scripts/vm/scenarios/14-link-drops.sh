@@ -199,8 +199,12 @@ ld_tx_stall() {
 		TXS_WAIT="${TXS_WAIT:-150}" TXS_RESTART="${TXS_RESTART:-8}"
 	bad=$( { vm_bad_lines "$VM_SLOG" | sed 's/^/server: /'
 		vm_bad_lines "$VM_CLOG" | grep -vE '__rxe_cleanup|Call Trace:' | sed 's/^/client: /'; } | head -3)
-	if grep -aqE 'rxe_skb_tx_dtor|BUG:|Oops|general protection|Poison overwritten|Object corrupt' "$VM_CLOG"; then
-		SC_DESC+="; REPRODUCED: a freed QP's packet, freed at the link down, faulted or wrote to freed memory: $(grep -am1 -E 'BUG[: ]|Oops|general protection|Poison overwritten|Object corrupt' "$VM_CLOG" | tr -d '\r')"
+	# 6.1's stock rxe: a NULL dereference in rxe_skb_tx_dtor, or, when
+	# the freed QP's memory still looks like one, refcount_t's underflow
+	# in __rxe_put (the destructor's tail call) from kfree_skb
+	local uaf='rxe_skb_tx_dtor|BUG[: ]|Oops|general protection|Poison overwritten|Object corrupt|refcount_t: (underflow|saturated)'
+	if grep -aqE "$uaf" "$VM_CLOG"; then
+		SC_DESC+="; REPRODUCED: a freed QP's packet, freed at the link down, faulted or wrote to freed memory: $(grep -am1 -E "$uaf" "$VM_CLOG" | tr -d '\r')"
 		SC_FAILED=1
 	elif [ -z "$(vm_status "$VM_CLOG" qp-destroy)" ] || [ "$(vm_result "$VM_CLOG" qp-destroy)" = FAIL ]; then
 		SC_DESC+="; not reached: no QP destroy timed out"

@@ -21,8 +21,8 @@
 . /vm/lib.sh
 WAIT=${TXS_WAIT:-150}
 
-command -v tc >/dev/null ||
-	{ status tc FAIL "no tc in the guest (vmtest adds it with LD_REPRO=tx-stall)"; finish; exit 1; }
+[ -x /usr/local/bin/tc ] ||
+	{ status tc FAIL "no /usr/local/bin/tc in the guest (vmtest adds it with LD_REPRO=tx-stall)"; finish; exit 1; }
 modprobe sch_plug ||
 	{ status sch-plug FAIL "no sch_plug module in the guest (vmtest adds it with LD_REPRO=tx-stall)"; finish; exit 1; }
 mount_nfs 4.2 || { finish; exit 1; }
