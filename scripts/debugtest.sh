@@ -69,8 +69,8 @@ export VM_GUEST_ENV=${VM_GUEST_ENV:-PROBE_HOLD_MS=30000 PROBE_POLLS=60}
 export VM_TIMEOUT=${VM_TIMEOUT:-900} VM_TIMEOUT_07=${VM_TIMEOUT_07:-1500} \
 	VM_TIMEOUT_08=${VM_TIMEOUT_08:-1500} VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-300}
 # The volume scenarios' budgets grow with their counts. Under the 7.3
-# debug kernel here a flood cycle took 0.5 s beside the copy loop (2.0
-# a second; 64 on Debian's 6.1), past the half second per cycle that
+# debug kernel here a flood cycle took 0.5 to 0.65 s beside the copy
+# loop (1.8 a second; 64 on Debian's 6.1), past the half second a cycle that
 # 17-flood.sh allows a production kernel: give each input and cycle
 # 1.5 s, and each client input 15 s.
 export VM_TIMEOUT_16=${VM_TIMEOUT_16:-$((900 + ${FUZZ_SERVER_N:-2000} * 3 / 2 + ${FUZZ_CLIENT_N:-100} * 15))} \

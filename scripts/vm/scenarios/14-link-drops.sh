@@ -202,7 +202,7 @@ ld_tx_stall() {
 	# 6.1's stock rxe: a NULL dereference in rxe_skb_tx_dtor, or, when
 	# the freed QP's memory still looks like one, refcount_t's underflow
 	# in __rxe_put (the destructor's tail call) from kfree_skb
-	local uaf='rxe_skb_tx_dtor|BUG[: ]|Oops|general protection|Poison overwritten|Object corrupt|refcount_t: (underflow|saturated)'
+	local uaf='rxe_skb_tx_dtor|BUG[: ]|Oops|general protection|Poison overwritten|Object corrupt|refcount_t: underflow'
 	if grep -aqE "$uaf" "$VM_CLOG"; then
 		SC_DESC+="; REPRODUCED: a freed QP's packet, freed at the link down, faulted or wrote to freed memory: $(grep -am1 -E "$uaf" "$VM_CLOG" | tr -d '\r')"
 		SC_FAILED=1
