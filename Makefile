@@ -16,7 +16,7 @@ export KVER KSRC TOP
 KNAMES := $(shell sed -e 's/\#.*//' $(TOP)/scripts/kernels.tab | awk 'NF {print $$1}')
 
 .PHONY: all module install uninstall dkms dkms-remove clean distclean help kunit \
-	kunit-module check check-full errtest hosttest lint vmtest demo bench soak scale fuzz tools siw matrix kernels ab \
+	kunit-module check check-full errtest hosttest lint vmtest demo bench soak scale fuzz tools siw rxe ibcore matrix kernels ab \
 	patches patches-check debug-kernel debugtest \
 	buildroot-clean wireshark wireshark-patch install-wireshark install-wireshark-c \
 	uninstall-wireshark $(KNAMES)
@@ -104,6 +104,9 @@ siw: ## build siw.ko out of tree for $(KVER), with the fixes of scripts/coccinel
 .PHONY: rxe
 rxe: ## build rdma_rxe.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/rxe (RXE_UPSTREAM=1: without)
 	@$(TOP)/scripts/rxe.sh
+
+ibcore: ## build ib_core.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/ibcore: a CM message whose send fails locally is resent (IBCORE_UPSTREAM=1: without)
+	@$(TOP)/scripts/ibcore.sh
 
 lint: ## checkpatch --strict, kernel-doc, W=1 + sparse build, shellcheck
 	@$(TOP)/scripts/lint.sh

@@ -13,6 +13,8 @@
 #   OOT_MODULE   the module: siw, rdma_rxe
 #   OOT_KCONFIG  its Kconfig symbol without CONFIG_: RDMA_SIW, RDMA_RXE
 #   OOT_UPSTREAM 1 when it builds without its fixes (no coccinelle then)
+#   OOT_DIR      the source directory in the kernel tree, when it is not
+#                drivers/infiniband/sw/$OOT_NAME (make ibcore's)
 # and calls, in order: oot_enter, oot_check_kdeps, oot_stage, oot_kbuild,
 # (its fixes), oot_build, oot_check_module, oot_publish. They set and
 # use KBUILD_DIR, OOT_SRC, OUT, DEST, WORK, KO, LOG and JOBS.
@@ -34,7 +36,7 @@ oot_enter() {
 	[ "${OOT_UPSTREAM:-0}" = 1 ] || need_pkgs coccinelle
 
 	KBUILD_DIR=$(kdir)
-	OOT_SRC=$KSRC_DIR/drivers/infiniband/sw/$OOT_NAME
+	OOT_SRC=$KSRC_DIR/${OOT_DIR:-drivers/infiniband/sw/$OOT_NAME}
 	OUT=$BUILD/$KVER
 	DEST=$OUT/$OOT_NAME
 	WORK=$OUT/$OOT_NAME.tmp
@@ -122,6 +124,56 @@ oot_kbuild() {
 		printf '%s\n' "$@"
 		echo "$OOT_MODULE-y := ${OOT_OBJS[*]}"
 	} >"$WORK/Kbuild"
+}
+
+# oot_fixes RULEDIR: apply the rules of RULEDIR to $WORK and check that
+# every "// Fix:" name was made by exactly one rule (the variant for this
+# series) or is in this kernel's source already (a rule's "// Upstream:
+# FILE ERE"), so that a series none of a fix's variants fits stops the
+# build instead of yielding a module without that fix. Then write what
+# the rules changed as a patch against the kernel's files,
+# $OUT/$OOT_NAME-fixes.patch (SUBJECT is its subject line), which
+# checkpatch --strict must pass. Sets OOT_FIXES to the rules applied.
+oot_fixes() {
+	local rules=$1 subject=$2 f n r up have= patch rel
+	OOT_FIXES=$(cocci_apply_dir "$rules" "$KSRC_DIR" "$WORK" "$OUT")
+	for f in $(sed -n 's|^// Fix: *||p' "$rules"/*.cocci | sort -u); do
+		n=0 up=
+		for r in $OOT_FIXES; do
+			grep -qx "// Fix: *$f" "$rules/$r.cocci" && n=$((n + 1))
+		done
+		for r in $(grep -lx "// Fix: *$f" "$rules"/*.cocci); do
+			cocci_header_match Upstream "$r" "$KSRC_DIR" || continue
+			n=$((n + 1))
+			up+="${r##*/} "
+		done
+		[ -z "$up" ] || have+="$f "
+		[ "$n" = 1 ] ||
+			die "fix '$f' was made by $n rules of ${rules#"$TOP"/}/ on $KVER (want 1; applied: $(echo "$OOT_FIXES" | tr '\n' ' ')${up:+; found upstream by: $up}): none of its variants fits this kernel's $OOT_NAME ($OOT_SRC), or their When: and Upstream: lines overlap"
+	done
+	[ -z "$have" ] || msg "  $OOT_NAME in $KVER has these fixes upstream already: $have"
+	for r in $OOT_FIXES; do
+		grep -q '^// Fix: ' "$rules/$r.cocci" ||
+			die "rule ${rules#"$TOP"/}/$r.cocci has no '// Fix:' line"
+	done
+	msg "  $OOT_NAME fixes applied: $(echo "$OOT_FIXES" | tr '\n' ' ')"
+	patch=$OUT/$OOT_NAME-fixes.patch
+	rm -f "$patch"
+	[ -n "$OOT_FIXES" ] || return 0
+	rel=${OOT_DIR:-drivers/infiniband/sw/$OOT_NAME}
+	{
+		printf 'From: make %s <%s@localhost>\nSubject: [PATCH] %s\n\n' "$OOT_NAME" "$OOT_NAME" "$subject"
+		printf "What %s/ changed in this kernel's %s, checked\nas a patch by scripts/%s.sh.\n\n---\n" \
+			"${rules#"$TOP"/}" "$OOT_NAME" "$OOT_NAME"
+		for f in "$WORK"/*.[ch]; do
+			f=${f##*/}
+			diff -u --label "a/$rel/$f" --label "b/$rel/$f" \
+				"$OOT_SRC/$f" "$WORK/$f" || [ $? = 1 ] || die "diff failed on $f"
+		done
+	} >"$patch"
+	"$KSRC_DIR/scripts/checkpatch.pl" --strict --no-tree --no-signoff "$patch" >"$OUT/$OOT_NAME-checkpatch.log" 2>&1 ||
+		{ grep -E '^(ERROR|WARNING|CHECK)' "$OUT/$OOT_NAME-checkpatch.log" >&2; die "the $OOT_NAME fixes are not checkpatch-clean on $KVER: see $OUT/$OOT_NAME-checkpatch.log and ${patch#"$TOP"/}"; }
+	msg "  checkpatch --strict: $(grep -E '^total: ' "$OUT/$OOT_NAME-checkpatch.log") (${patch#"$TOP"/})"
 }
 
 # oot_build [MAKEARG...]: build $WORK against the target kernel's headers

@@ -80,46 +80,13 @@ oot_kbuild "obj-m += rdma_rxe.o"
 if [ "${RXE_UPSTREAM:-0}" = 1 ]; then
 	msg "RXE_UPSTREAM=1: building rxe unmodified"
 else
-	fixes=$(cocci_apply_dir "$RULES" "$KSRC_DIR" "$WORK" "$OUT")
 	# every fix made by exactly one rule (the variant of this series), or
-	# already in this kernel's rxe (a rule's "// Upstream: FILE ERE")
-	have=
-	for f in $(sed -n 's|^// Fix: *||p' "$RULES"/*.cocci | sort -u); do
-		n=0 up=
-		for r in $fixes; do
-			grep -qx "// Fix: *$f" "$RULES/$r.cocci" && n=$((n + 1))
-		done
-		for r in $(grep -lx "// Fix: *$f" "$RULES"/*.cocci); do
-			cocci_header_match Upstream "$r" "$KSRC_DIR" || continue
-			n=$((n + 1))
-			up+="${r##*/} "
-		done
-		[ -z "$up" ] || have+="$f "
-		[ "$n" = 1 ] ||
-			die "fix '$f' was made by $n rules of scripts/coccinelle/rxe/ on $KVER (want 1; applied: $(echo "$fixes" | tr '\n' ' ')${up:+; found upstream by: $up}): none of its variants fits this kernel's rxe ($OOT_SRC), or their When: and Upstream: lines overlap"
-	done
-	[ -z "$have" ] || msg "  rxe in $KVER has these fixes upstream already: $have"
-	for r in $fixes; do
-		grep -q '^// Fix: ' "$RULES/$r.cocci" ||
-			die "rule rxe/$r.cocci has no '// Fix:' line"
-	done
-	msg "  rxe fixes applied: $(echo "$fixes" | tr '\n' ' ')(RXE_UPSTREAM=1 leaves them out)"
-	# What the rules changed, as a patch against this kernel's rxe:
+	# already in this kernel's rxe (a rule's "// Upstream: FILE ERE");
+	# what the rules changed, as a patch against this kernel's rxe:
 	# checkpatch --strict must find nothing, as for the linux-rdma
-	# series make patches writes from the newest source.
-	patch=$OUT/rxe-fixes.patch
-	{
-		printf 'From: make rxe <rxe@localhost>\nSubject: [PATCH] RDMA/rxe: the fixes of make rxe\n\n'
-		printf "What scripts/coccinelle/rxe/ changed in this kernel's rxe, checked\nas a patch by scripts/rxe.sh.\n\n---\n"
-		for f in "$WORK"/*.[ch]; do
-			f=${f##*/}
-			diff -u --label "a/drivers/infiniband/sw/rxe/$f" --label "b/drivers/infiniband/sw/rxe/$f" \
-				"$OOT_SRC/$f" "$WORK/$f" || [ $? = 1 ] || die "diff failed on $f"
-		done
-	} >"$patch"
-	"$KSRC_DIR/scripts/checkpatch.pl" --strict --no-tree --no-signoff "$patch" >"$OUT/rxe-checkpatch.log" 2>&1 ||
-		{ grep -E '^(ERROR|WARNING|CHECK)' "$OUT/rxe-checkpatch.log" >&2; die "the rxe fixes are not checkpatch-clean on $KVER: see $OUT/rxe-checkpatch.log and ${patch#"$TOP"/}"; }
-	msg "  checkpatch --strict: $(grep -E '^total: ' "$OUT/rxe-checkpatch.log") (${patch#"$TOP"/})"
+	# series make patches writes from the newest source
+	oot_fixes "$RULES" "RDMA/rxe: the fixes of make rxe"
+	msg "  (RXE_UPSTREAM=1 leaves them out)"
 fi
 
 rxe_fixes_id >"$WORK/fixes-id"
