@@ -23,6 +23,11 @@
 #                 14, which drop links: Debian's rxe never recovers from a
 #                 failed send on its GSI QP, Documentation/investigations/
 #                 rxe-gsi-qp-link-drop.md) or a path to an rdma_rxe.ko
+#   VM_IBCORE     which ib_core both guests load: "stock" (Debian's, the
+#                 default) or "fixed" (build/$KVER/ibcore/ib_core.ko of
+#                 make ibcore, built or rebuilt to match scripts/coccinelle/
+#                 ibcore/: a CM message whose send fails locally is resent,
+#                 Documentation/investigations/stale-server-connection.md)
 #   VM_PCAP       write a pcap of the virtual wire to this path (1: to
 #                 wire.pcap beside each pair's console logs)
 #   VM_MEM        guest memory in MiB (default 512)
@@ -66,6 +71,7 @@ VM_RDMA=${VM_RDMA:-rxe}
 # shellcheck disable=SC2034
 VM_RXE_GIVEN=${VM_RXE:-}
 VM_RXE=${VM_RXE:-stock}
+VM_IBCORE=${VM_IBCORE:-stock}
 VM_MEM=${VM_MEM:-512}
 VM_TIMEOUT=${VM_TIMEOUT:-240}
 # QEMU accelerator: TCG unless VM_ACCEL=kvm is asked for; KVM guests
@@ -292,6 +298,34 @@ vm_ensure_rxe() {
 		die "'make rxe' failed for $KVER; see ${ko%/rxe/rdma_rxe.ko}/rxe-build.log"
 }
 
+# vm_ibcore_ko: the ib_core.ko VM_IBCORE names (empty output for stock).
+vm_ibcore_ko() {
+	case $VM_IBCORE in
+	stock) echo "" ;;
+	fixed) echo "${IBCORE_KO:-$BUILD/$KVER/ibcore/ib_core.ko}" ;;
+	*) die "VM_IBCORE=$VM_IBCORE: say stock (Debian's ib_core) or fixed (make ibcore's)" ;;
+	esac
+}
+
+# vm_ensure_ibcore: with VM_IBCORE=fixed, make ibcore's ib_core.ko for
+# $KVER, built (again) when it is missing or was built with other fixes
+# than scripts/coccinelle/ibcore/ call for.
+vm_ensure_ibcore() {
+	local ko want have
+	ko=$(vm_ibcore_ko)
+	[ -n "$ko" ] || return 0
+	want=$("$TOP/scripts/ibcore.sh" fixes-id)
+	have=$(cat "${ko%/ib_core.ko}/fixes-id" 2>/dev/null || echo none)
+	[ -f "$ko" ] && [ "$have" = "$want" ] && return 0
+	if [ -f "$ko" ]; then
+		msg "ib_core.ko for $KVER was built with fixes '$have', '$want' wanted: rebuilding it ('make ibcore')"
+	else
+		msg "no ib_core.ko for $KVER yet: building it first ('make ibcore', about a minute)"
+	fi
+	BUILD=${ko%/"$KVER"/ibcore/ib_core.ko} "$TOP/scripts/ibcore.sh" ||
+		die "'make ibcore' failed for $KVER; see ${ko%/ibcore/ib_core.ko}/ibcore-build.log"
+}
+
 # vm_prepare: install what is missing and build the base initramfs.
 vm_prepare() {
 	vm_need_host
@@ -300,6 +334,11 @@ vm_prepare() {
 		vm_ensure_rxe
 		vm_check_vermagic "$(vm_rxe_ko)"
 		msg "rdma_rxe: $VM_RXE ($(vm_rxe_ko | sed "s|^$TOP/||"), fixes $(cat "$(dirname "$(vm_rxe_ko)")/fixes-id" 2>/dev/null || echo unknown), build-id $(vm_buildid "$(vm_rxe_ko)"))"
+	fi
+	if [ "$VM_IBCORE" != stock ]; then
+		vm_ensure_ibcore
+		vm_check_vermagic "$(vm_ibcore_ko)"
+		msg "ib_core: $VM_IBCORE ($(vm_ibcore_ko | sed "s|^$TOP/||"), fixes $(cat "$(dirname "$(vm_ibcore_ko)")/fixes-id"), build-id $(vm_buildid "$(vm_ibcore_ko)"))"
 	fi
 	msg "kernel $KVER, QEMU $VM_QEMU_VERSION ($VM_QEMU), -smp $VM_SMP, -cpu $VM_CPU"
 	"$VMDIR/mkinitramfs.sh" || die "building the VM initramfs failed"
@@ -372,6 +411,8 @@ vm_overlay() {
 		else
 			echo "RXE_MODULE=stock"
 		fi
+		echo "IBCORE_MODULE=$VM_IBCORE"
+		[ "$VM_IBCORE" = stock ] || echo "IBCORE_BUILDID=$(vm_buildid "$(vm_ibcore_ko)")"
 		echo "VM_SERVER_IP=$VM_SERVER_IP"
 		echo "VM_CLIENT_IP=$VM_CLIENT_IP"
 		printf 'RPCRDMA_PARAMS=%q\n' "$params"
@@ -401,6 +442,10 @@ vm_overlay() {
 		rxe=$(vm_rxe_ko)
 		[ -f "$rxe" ] || die "VM_RXE=$VM_RXE needs $rxe; run 'make rxe'"
 		cp "$rxe" "$d/usr/lib/modules/$KVER/updates/rdma_rxe.ko"
+	fi
+	if [ "$VM_IBCORE" != stock ]; then
+		cp "$(vm_ibcore_ko)" "$d/usr/lib/modules/$KVER/updates/ib_core.ko" ||
+			die "VM_IBCORE=$VM_IBCORE: cannot copy $(vm_ibcore_ko)"
 	fi
 	(cd "$d" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc --quiet --owner=0:0) >"$out.ovl" ||

@@ -57,6 +57,7 @@ vm_boot() {
 	step "boot $VM_ROLE kernel $KVER rdma=$VM_RDMA module=$RPCRDMA_MODULE params='$RPCRDMA_PARAMS'"
 	if [ -e "/lib/modules/$KVER/updates/rpcrdma.ko" ] ||
 	   [ -e "/lib/modules/$KVER/updates/rdma_rxe.ko" ] ||
+	   [ -e "/lib/modules/$KVER/updates/ib_core.ko" ] ||
 	   [ -e "/lib/modules/$KVER/extra/siw.ko" ]; then
 		depmod -a || status modules FAIL "depmod failed"
 	fi
@@ -81,6 +82,16 @@ vm_boot() {
 		[ "${where#*/updates/}" != "$where" ] && [ -n "$RXE_BUILDID" ] &&
 			[ "${loaded%"$RXE_BUILDID"}" != "$loaded" ] && _rxe_ok=1
 		check "rxe-$VM_ROLE" "$RXE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$RXE_BUILDID" [ "$_rxe_ok" = 1 ]
+	fi
+	# make ibcore's ib_core (VM_IBCORE=fixed): loaded from updates/, with
+	# the build ID the host sent
+	if [ "${IBCORE_MODULE:-stock}" != stock ]; then
+		where=$(modinfo -n ib_core 2>/dev/null)
+		loaded=$(od -An -tx1 -v /sys/module/ib_core/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
+		_ibc_ok=0
+		[ "${where#*/updates/}" != "$where" ] && [ -n "$IBCORE_BUILDID" ] &&
+			[ "${loaded%"$IBCORE_BUILDID"}" != "$loaded" ] && _ibc_ok=1
+		check "ibcore-$VM_ROLE" "$IBCORE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$IBCORE_BUILDID" [ "$_ibc_ok" = 1 ]
 	fi
 	modprobe rdma_cm
 	# shellcheck disable=SC2086

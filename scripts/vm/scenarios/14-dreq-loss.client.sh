@@ -53,8 +53,13 @@ cm_ports() {
 # cm_dreq: this side's CM DREQ counters, "sent/retries" (the CM counts a
 # DREQ when its MAD completes, successfully or not)
 cm_dreq() {
+	cm_count dreq
+}
+# cm_count MSG: the port's CM counters for messages of type MSG (dreq,
+# req), as sent/retried
+cm_count() {
 	for _d in /sys/class/infiniband/*/ports/1; do
-		echo "$(cat "$_d/cm_tx_msgs/dreq" 2>/dev/null || echo -)/$(cat "$_d/cm_tx_retries/dreq" 2>/dev/null || echo -)"
+		echo "$(cat "$_d/cm_tx_msgs/$1" 2>/dev/null || echo -)/$(cat "$_d/cm_tx_retries/$1" 2>/dev/null || echo -)"
 		return
 	done
 	echo -/-
@@ -97,6 +102,7 @@ else
 fi
 status dreq-port INFO "the mount's connection: client port $P ($_own)"
 D0=$(cm_dreq)
+Q0=$(cm_count req)
 
 # the client's CM events (rdma_cma; ib_cm's DREQ, DREP and send errors,
 # whatever its trace system is called)
@@ -152,7 +158,7 @@ done
 _dd=$(cm_dreq)
 _cgm=
 [ -z "$_cg" ] || _cgm="; the client's cm_id for port $P gone $_cg s after the DREQ"
-status dreq-counters INFO "client CM DREQs sent/retried: $D0 before, $_dd after$_cgm"
+status dreq-counters INFO "client CM DREQs sent/retried: $D0 before, $_dd after$_cgm; REQs sent/retried: $Q0 before, $(cm_count req) after (a REQ retried: a reconnect sent while the link was still down)"
 # the client's side of P: its DREQ, the send error or the retries, and
 # the DISCONNECTED status (-110: the DREQ "timed out")
 grep -av '^#' "$TRACING/trace" | grep -aE ":$P([^0-9]|\$)|icm_" | tail -n 40 |
