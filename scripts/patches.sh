@@ -206,6 +206,11 @@ rule_path() {
 			return
 		fi
 	done
+	# make ibcore's, named ibcore/<rule>
+	if [ -e "$TOP/scripts/coccinelle/ibcore/${1#ibcore/}.cocci" ]; then
+		echo "drivers/infiniband/core/$2"
+		return
+	fi
 	case $2 in
 	include/*) echo "$2" ;;
 	*) echo "net/sunrpc/xprtrdma/$2" ;;
@@ -431,7 +436,7 @@ inputs_stamp() {
 		echo "$KVER $(headers_version) $KSRC_DIR $*"
 		cat "$0" "$TOP"/scripts/coccinelle/*.cocci "$TOP"/scripts/coccinelle/siw/*.cocci \
 			"$TOP"/scripts/coccinelle/fixes/*.cocci \
-			"$TOP"/scripts/coccinelle/rxe/*.cocci \
+			"$TOP"/scripts/coccinelle/rxe/*.cocci "$TOP"/scripts/coccinelle/ibcore/*.cocci \
 			"$TOP"/net/sunrpc/xprtrdma/* "$TOP"/kunit/*
 		find "$MSGDIR" -type f -print0 | sort -z | xargs -0 cat
 		find "$TOP/include" -type f -print0 | sort -z | xargs -0 cat
@@ -606,17 +611,23 @@ do_stable() {
 	fi
 	msg "patches: stable $xy.y backports against Linux $(makefile_version "$KSRC_DIR") from $KSRC_LABEL"
 	stable_generate
+	# ib_core's fixes are stable-only (mainline's MAD layer changed
+	# shape): a series of their own to stable and linux-rdma per line
+	sw_generate ibcore "$name" "$email" drivers/infiniband/core "$OUT/stable/$xy-ibcore" "PATCH $xy.y"
 	echo "$stamp" >"$OUT/.stamp-$xy"
 }
 
-# sw_generate DRV NAME EMAIL: build/patches/DRV/ (siw, rxe), a series of
-# its own for the driver's maintainers (linux-rdma): what make DRV fixes
-# in it (scripts/coccinelle/DRV/), one patch per
+# sw_generate DRV NAME EMAIL [DIR OUT PREFIX]: build/patches/DRV/ (siw,
+# rxe), a series of its own for the driver's maintainers (linux-rdma):
+# what make DRV fixes in it (scripts/coccinelle/DRV/), one patch per
 # scripts/patches/DRV/NN-*.msg ("Rules: DRV/<rule>"), made by the same
-# rules against the same tree.
+# rules against the same tree. DIR is the source directory when it is
+# not drivers/infiniband/sw/DRV, OUT the series' directory, PREFIX the
+# subject's prefix (a stable line's "PATCH 6.1.y"); with PREFIX the
+# series goes to stable, its maintainers in Cc.
 sw_generate() {
-	local drv=$1 name=$2 email=$3 dir=drivers/infiniband/sw/$1 m r
-	local out=$OUT/$1 work=$OUT/.$1-work
+	local drv=$1 name=$2 email=$3 dir=${4:-drivers/infiniband/sw/$1} m r
+	local out=${5:-$OUT/$1} work=$OUT/.$1-work prefix=${6:-}
 	local -a msgs
 	mapfile -t msgs < <(ls "$MSGDIR/$drv"/[0-9][0-9]-*.msg 2>/dev/null)
 	rm -rf "$out" "$work"
@@ -637,13 +648,13 @@ sw_generate() {
 		sgit diff --cached --quiet && die "${m##*/} changes nothing in $drv: check its Rules: line"
 		sw_commit_msg "$work" "$m" || die "cannot commit ${m##*/}"
 	done
-	sgit format-patch -q --cover-letter --no-signature -o "$out" pristine..HEAD ||
-		die "git format-patch failed for $drv"
+	sgit format-patch -q --cover-letter --no-signature ${prefix:+--subject-prefix="$prefix"} \
+		-o "$out" pristine..HEAD || die "git format-patch failed for $drv"
 	local -a dpatches
 	mapfile -t dpatches < <(series_patches "$out")
 	fix_cover "$out/0000-cover-letter.patch" "$MSGDIR/$drv/cover.txt" "${dpatches[@]}"
-	fix_addresses "$out/0000-cover-letter.patch" "" "${dpatches[@]}"
-	msg "patches: $drv, for its maintainers: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in build/patches/$drv/"
+	fix_addresses "$out/0000-cover-letter.patch" "$prefix" "${dpatches[@]}"
+	msg "patches: $drv, for its maintainers${prefix:+ and stable}: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in ${out#"$TOP"/}/"
 }
 
 # --- fixes ---------------------------------------------------------------
