@@ -24,7 +24,8 @@
 # symbol it needs is exported by the target kernel
 # (scripts/oot-driver.sh, shared with make siw).
 # Documentation/investigations/rxe-gsi-qp-link-drop.md and
-# rxe-local-op-retry.md and rxe-tx-dtor-uaf.md say what the fixes are for.
+# rxe-local-op-retry.md, rxe-tx-dtor-uaf.md and rxe-drain-irqs-off.md say what
+# the fixes are for.
 
 set -e -o pipefail
 # shellcheck source=scripts/lib.sh
