@@ -156,7 +156,7 @@ oot_fixes() {
 		grep -q '^// Fix: ' "$rules/$r.cocci" ||
 			die "rule ${rules#"$TOP"/}/$r.cocci has no '// Fix:' line"
 	done
-	msg "  $OOT_NAME fixes applied: $(echo "$OOT_FIXES" | tr '\n' ' ')"
+	msg "  $OOT_NAME fixes applied: $(echo "${OOT_FIXES:-none}" | tr '\n' ' ')"
 	patch=$OUT/$OOT_NAME-fixes.patch
 	rm -f "$patch"
 	[ -n "$OOT_FIXES" ] || return 0
