@@ -126,7 +126,7 @@ oot_kbuild() {
 	} >"$WORK/Kbuild"
 }
 
-# oot_fixes RULEDIR: apply the rules of RULEDIR to $WORK and check that
+# oot_fixes RULEDIR SUBJECT: apply the rules of RULEDIR to $WORK and check that
 # every "// Fix:" name was made by exactly one rule (the variant for this
 # series) or is in this kernel's source already (a rule's "// Upstream:
 # FILE ERE"), so that a series none of a fix's variants fits stops the
@@ -135,10 +135,10 @@ oot_kbuild() {
 # $OUT/$OOT_NAME-fixes.patch (SUBJECT is its subject line), which
 # checkpatch --strict must pass. Sets OOT_FIXES to the rules applied.
 oot_fixes() {
-	local rules=$1 subject=$2 f n r up have= patch rel
+	local rules=$1 subject=$2 f n r up have="" patch rel
 	OOT_FIXES=$(cocci_apply_dir "$rules" "$KSRC_DIR" "$WORK" "$OUT")
 	for f in $(sed -n 's|^// Fix: *||p' "$rules"/*.cocci | sort -u); do
-		n=0 up=
+		n=0 up=""
 		for r in $OOT_FIXES; do
 			grep -qx "// Fix: *$f" "$rules/$r.cocci" && n=$((n + 1))
 		done
