@@ -1105,8 +1105,13 @@ check_sw() {
 		line="$drv patch $n: checkpatch --strict: $(grep -E '^total: ' "$CK_LOG/checkpatch-$drv-$n.log" | tail -1 | sed 's/^total: //')"
 		if ! grep -qE '^total: 0 errors, 0 warnings, 0 checks' "$CK_LOG/checkpatch-$drv-$n.log"; then
 			grep -E '(^|: )(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$drv-$n.log" >&2
-			line+=" FAILED"
-			FAILED=1
+			if checkpatch_justified "$n" "$MSGDIR/$drv/cover.txt" \
+				"$CK_LOG/checkpatch-$drv-$n.log"; then
+				line+=" (each justified in scripts/patches/$drv/cover.txt)"
+			else
+				line+=" FAILED"
+				FAILED=1
+			fi
 		fi
 		RESULTS+=("$line")
 		msg "check: $line"
@@ -1319,24 +1324,26 @@ do_fix_check() {
 	[ "$FAILED" -eq 0 ] || { printf '  %s\n' "${RESULTS[@]}" >&2; die "the fixes of $* failed their checks on $KVER (logs in build/patches/check/)"; }
 }
 
-# checkpatch_justified N: every remaining checkpatch message of patch N
-# is one the cover letter (scripts/patches/cover.txt) explains: each
-# "Checkpatch-Justified: N <pattern>" line of cover.txt's header names
+# checkpatch_justified N [COVER LOG]: every remaining checkpatch message
+# of patch N (in LOG) is one its series' cover letter (COVER, by default
+# scripts/patches/features/cover.txt) explains: each
+# "Checkpatch-Justified: N <pattern>" line of the cover's header names
 # the patch and a glob the message contains ("*" for the line number
 # of a file: checkpatch prefixes "<file>:<line>: ").
 checkpatch_justified() {
-	local n=$1 m j ok=0 found
+	local n=$1 cover=${2:-$MSGDIR/features/cover.txt}
+	local log=${3:-$CK_LOG/checkpatch-$1.log} m j ok=0 found
 	while IFS= read -r m; do
 		found=0
 		while IFS= read -r j; do
 			# shellcheck disable=SC2053 # $j is a glob on purpose
 			[ -n "$j" ] && [[ $m == *$j* ]] && found=1
-		done < <(sed -n "1,/^---\$/ s/^Checkpatch-Justified: $n //p" "$MSGDIR/features/cover.txt")
+		done < <(sed -n "1,/^---\$/ s/^Checkpatch-Justified: $n //p" "$cover")
 		if [ $found -eq 0 ]; then
-			warn "patch $n: checkpatch says '$m', and the cover letter does not justify it"
+			warn "patch $n: checkpatch says '$m', and ${cover#"$TOP"/} does not justify it"
 			ok=1
 		fi
-	done < <(grep -E '(^|: )(ERROR|WARNING|CHECK):' "$CK_LOG/checkpatch-$n.log")
+	done < <(grep -E '(^|: )(ERROR|WARNING|CHECK):' "$log")
 	return $ok
 }
 
