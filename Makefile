@@ -53,7 +53,7 @@ demo: module ## boot two VMs, mount NFSv4.2 over RDMA, print the negotiation
 bench: module ## measure chunks, RDMA operations and wire packets per RPC with and without negotiation (BENCH_REPEATS=, BENCH_CONFIGS=, BENCH_PCAP=0)
 	@$(TOP)/scripts/vm/bench.sh
 
-soak: module ## fio/stress-ng/dbench across device removal, nfsd restarts, reconnects, link drops (make rxe's rdma_rxe) (SOAK_SECONDS=, SOAK_SEED=, SOAK_LONG=1, SOAK_TRANSPORTS=siw)
+soak: module ## fio/stress-ng/dbench across device removal, nfsd restarts, reconnects, link drops (make rxe's rdma_rxe) (SOAK_SECONDS=, SOAK_SEED=, SOAK_LONG=1: 30 min, its row in Documentation/soak.md, SOAK_TRANSPORTS=siw)
 	@$(TOP)/scripts/vm/soak.sh
 
 scale: module ## one server VM, five client VMs (1 KiB, default, 4 KiB, 16 KiB, stock), nconnect 1/4/16 over rxe: every connection negotiated on both sides, fio crc32c verify across nfsd restarts, link drops, device removal, server memory per connection -> Documentation/bench.md (SCALE_CLIENTS=, SCALE_NCONNECT=, SCALE_FAULTS=)
