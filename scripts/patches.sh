@@ -626,7 +626,7 @@ do_stable() {
 # subject's prefix (a stable line's "PATCH 6.1.y"); with PREFIX the
 # series goes to stable, its maintainers in Cc.
 sw_generate() {
-	local drv=$1 name=$2 email=$3 dir=${4:-drivers/infiniband/sw/$1} m r
+	local drv=$1 name=$2 email=$3 dir=${4:-drivers/infiniband/sw/$1} m r p
 	local out=${5:-$OUT/$1} work=$OUT/.$1-work prefix=${6:-}
 	local -a msgs
 	mapfile -t msgs < <(ls "$MSGDIR/$drv"/[0-9][0-9]-*.msg 2>/dev/null)
@@ -654,6 +654,11 @@ sw_generate() {
 	mapfile -t dpatches < <(series_patches "$out")
 	fix_cover "$out/0000-cover-letter.patch" "$MSGDIR/$drv/cover.txt" "${dpatches[@]}"
 	fix_addresses "$out/0000-cover-letter.patch" "$prefix" "${dpatches[@]}"
+	# each patch carries its own To: and Cc:, as the fixes' do: git
+	# send-email takes a patch's addresses from its own headers
+	for p in "${dpatches[@]}"; do
+		fix_addresses "$p" "$prefix"
+	done
 	msg "patches: $drv, for its maintainers${prefix:+ and stable}: $(cd "$out" && ls -1 ./*.patch | sed 's|^\./||' | paste -sd' ') in ${out#"$TOP"/}/"
 }
 
@@ -1192,16 +1197,22 @@ fix_git_am() {
 	return $rc
 }
 
-# fix_check_patch PATCH MSG LABEL: checkpatch --strict on PATCH (only the
-# missing Fixes: may remain, and only when MSG says why there is none),
-# and its To:/Cc: from get_maintainer.pl. Appends to RESULTS.
+# fix_check_patch PATCH MSG LABEL [N COVER]: checkpatch --strict on PATCH
+# (only the missing Fixes: may remain, and only when MSG says why there is
+# none; with COVER, also what its Checkpatch-Justified lines for patch N
+# explain), and its To:/Cc: from get_maintainer.pl. Appends to RESULTS.
 fix_check_patch() {
-	local patch=$1 m=$2 label=$3 log line left
+	local patch=$1 m=$2 label=$3 n=${4:-} cover=${5:-} log line left
 	log=$CK_LOG/checkpatch-$(echo "$label" | tr '/ ' '--').log
 	(cd "$KSRC_DIR" && perl scripts/checkpatch.pl --strict --showfile "$patch") >"$log" 2>&1
 	line="$label: checkpatch --strict: $(grep -E '^total: ' "$log" | tail -1 | sed 's/^total: //')"
 	left=$(grep -E '(^|: )(ERROR|WARNING|CHECK):' "$log" |
 		grep -v "perhaps it also needs a 'Fixes:' tag" || true)
+	if [ -n "$left" ] && [ -n "$cover" ] &&
+	   checkpatch_justified "$n" "$cover" <(echo "$left"); then
+		line+=" (justified in ${cover#"$TOP"/})"
+		left=
+	fi
 	if [ -n "$left" ]; then
 		echo "$left" >&2
 		line+=" FAILED"
@@ -1222,6 +1233,38 @@ fix_check_patch() {
 	fi
 	RESULTS+=("$line")
 	msg "check: $line"
+}
+
+# check_ibcore_series DIR SDIR: an LTS line's stable-only ib_core
+# series (build/patches/SDIR, written by make patches beside the
+# backports), as a reader gets it: git am on the pristine files (in
+# DIR), then checkpatch --strict patch by patch, where only the missing
+# Fixes: may remain and only when the patch's description says why.
+# ib_core built with the same rules, its exports' CRCs checked, is make
+# ibcore's test, not repeated here. Appends to RESULTS, sets FAILED.
+check_ibcore_series() {
+	local dir=$1 sdir=$2 n
+	local -a patches msgs
+	mapfile -t patches < <(series_patches "$OUT/$sdir")
+	mapfile -t msgs < <(ls "$MSGDIR"/ibcore/[0-9][0-9]-*.msg 2>/dev/null)
+	[ ${#msgs[@]} -gt 0 ] || return 0
+	if [ ${#patches[@]} -ne ${#msgs[@]} ]; then
+		RESULTS+=("$sdir: ${#patches[@]} patches for ${#msgs[@]} descriptions FAILED (run make patches)")
+		FAILED=1
+		msg "check: ${RESULTS[-1]}"
+		return 0
+	fi
+	if fix_git_am "$dir" "$OUT/$sdir"; then
+		RESULTS+=("$sdir: git am applies the series to the pristine files")
+	else
+		RESULTS+=("$sdir: git am FAILED (build/patches/check/am-${sdir//\//-}.log)")
+		FAILED=1
+	fi
+	msg "check: ${RESULTS[-1]}"
+	for ((n = 1; n <= ${#patches[@]}; n++)); do
+		fix_check_patch "${patches[$((n - 1))]}" "${msgs[$((n - 1))]}" "$sdir patch $n" \
+			"$n" "$MSGDIR/ibcore/cover.txt"
+	done
 }
 
 # do_fix_check SERIES...: (in the build root when one is needed) each
@@ -1294,6 +1337,7 @@ do_fix_check() {
 			FAILED=1
 		fi
 		msg "check: ${RESULTS[-1]}"
+		[[ $d == stable/* ]] && check_ibcore_series "$tree.am" "$d-ibcore"
 	done
 	# every series in order: the fixes-only module
 	t0=$SECONDS
