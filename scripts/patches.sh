@@ -1235,6 +1235,18 @@ fix_check_patch() {
 	msg "check: $line"
 }
 
+# check_git_am DIR SDIR: fix_git_am of build/patches/SDIR (in DIR), its
+# outcome in RESULTS; sets FAILED when it does not apply
+check_git_am() {
+	if fix_git_am "$1" "$OUT/$2"; then
+		RESULTS+=("$2: git am applies the series to the pristine files")
+	else
+		RESULTS+=("$2: git am FAILED (build/patches/check/am-${2//\//-}.log)")
+		FAILED=1
+	fi
+	msg "check: ${RESULTS[-1]}"
+}
+
 # check_ibcore_series DIR SDIR: an LTS line's stable-only ib_core
 # series (build/patches/SDIR, written by make patches beside the
 # backports), as a reader gets it: git am on the pristine files (in
@@ -1254,13 +1266,7 @@ check_ibcore_series() {
 		msg "check: ${RESULTS[-1]}"
 		return 0
 	fi
-	if fix_git_am "$dir" "$OUT/$sdir"; then
-		RESULTS+=("$sdir: git am applies the series to the pristine files")
-	else
-		RESULTS+=("$sdir: git am FAILED (build/patches/check/am-${sdir//\//-}.log)")
-		FAILED=1
-	fi
-	msg "check: ${RESULTS[-1]}"
+	check_git_am "$dir" "$sdir"
 	for ((n = 1; n <= ${#patches[@]}; n++)); do
 		fix_check_patch "${patches[$((n - 1))]}" "${msgs[$((n - 1))]}" "$sdir patch $n" \
 			"$n" "$MSGDIR/ibcore/cover.txt"
@@ -1330,13 +1336,7 @@ do_fix_check() {
 	done
 	# every series with git am, as its readers will apply it
 	for d in "$@"; do
-		if fix_git_am "$tree.am" "$OUT/$d"; then
-			RESULTS+=("$d: git am applies the series to the pristine files")
-		else
-			RESULTS+=("$d: git am FAILED (build/patches/check/am-${d//\//-}.log)")
-			FAILED=1
-		fi
-		msg "check: ${RESULTS[-1]}"
+		check_git_am "$tree.am" "$d"
 		[[ $d == stable/* ]] && check_ibcore_series "$tree.am" "$d-ibcore"
 	done
 	# every series in order: the fixes-only module
