@@ -26,7 +26,7 @@ need_pkgs sparse shellcheck
 
 KERNEL_FILES=(include/linux/sunrpc/*.h include/trace/events/*.h
 	net/sunrpc/xprtrdma/*.c kunit/*.c)
-C_FILES=("${KERNEL_FILES[@]}" tools/*.c tools/*.h tools/fuzz/*.c)
+C_FILES=("${KERNEL_FILES[@]}" tools/*.c tools/*.h tools/fuzz/*.c scripts/vm/*.c)
 mapfile -t SH_FILES < <(git ls-files '*.sh' .ci/run scripts/vm/guest 2>/dev/null ||
 	find scripts .ci tools -name '*.sh' -o -path '*/guest/*' -type f)
 failed=0

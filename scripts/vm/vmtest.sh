@@ -66,7 +66,8 @@ export VM_PCAP=${VM_PCAP-1}
 	warn "RPCRDMA_KO=stock: the scenarios expect this project's module and will fail"
 # Scenario 14 verifies data with fio in the guests: the base takes the
 # host's fio (mkinitramfs.sh)
-# (LD_REPRO=tx-stall: also tc and the plug qdisc)
+# (LD_REPRO=tx-stall: also tc and the plug qdisc; LD_REPRO=old-ack: the
+# injector scripts/vm/oldack.c, built here)
 for f in "$SCDIR"/14-*.sh; do
 	case $f in *.client.sh) continue ;; esac
 	selected "$f" || continue
@@ -76,6 +77,13 @@ for f in "$SCDIR"/14-*.sh; do
 		tc=$(command -v tc) || die "LD_REPRO=tx-stall: no tc on this host"
 		export VM_EXTRA_BINS="${VM_EXTRA_BINS:+$VM_EXTRA_BINS }$tc"
 		export VM_EXTRA_MODS="${VM_EXTRA_MODS:+$VM_EXTRA_MODS }sch_plug"
+	fi
+	if [ "${LD_REPRO:-}" = old-ack ]; then
+		need_pkgs gcc libc6-dev
+		mkdir -p "$TOP/build/vm"
+		gcc -O2 -Wall -Wextra -Werror -o "$TOP/build/vm/oldack" "$TOP/scripts/vm/oldack.c" ||
+			die "LD_REPRO=old-ack: could not build scripts/vm/oldack.c (gcc's message above)"
+		export VM_EXTRA_BINS="${VM_EXTRA_BINS:+$VM_EXTRA_BINS }$TOP/build/vm/oldack"
 	fi
 done
 vm_prepare

@@ -29,6 +29,11 @@
 # (14-dreq-loss.client.sh; LD_DREQ_VERS, LD_DREQ_DOWN, LD_DREQ_WAIT,
 # LD_DREQ_BOUND; on demand, not in make check;
 # Documentation/investigations/stale-server-connection.md).
+# LD_REPRO=old-ack replays the client's old ACKs between the responses of
+# the server's RDMA Reads instead, rxe's completer completing a Read as a
+# success when one arrives there (14-old-ack.client.sh; OA_COUNT,
+# OA_SECONDS; on demand, not in make check;
+# Documentation/investigations/rxe-comp-error-success-61.md).
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -61,7 +66,11 @@ sc_run() {
 		ld_dreq_loss "$client"
 		return 0
 		;;
-	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall or dreq-loss (or nothing)" ;;
+	old-ack)
+		ld_old_ack "$client"
+		return 0
+		;;
+	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss or old-ack (or nothing)" ;;
 	esac
 	sc_pair linkdrop ours "" "$client" "" "$SCDIR/14-link-drops.client.sh" \
 		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
@@ -237,4 +246,31 @@ ld_dreq_loss() {
 	ld_rig_fault
 	res=$(vm_status "$VM_CLOG" stale-gone)
 	SC_DESC+="; ${res:-not measured: $(vm_fails "$VM_SLOG" "$VM_CLOG")}"
+}
+
+# ld_old_ack CLIENT_KO: the LD_REPRO=old-ack pair and its verdict. The
+# bug is the server's: its completer's WARN_ON_ONCE on a WQE completed in
+# error with a success status (REPRODUCED). Without it the run passes
+# when ACKs were replayed, every file was exact and the mount never
+# reconnected (a QP errored by the replays without the warning would
+# still be a bug).
+ld_old_ack() {
+	local c0 c1 warn
+	[ "$VM_RDMA" = rxe ] || die "scenario 14: LD_REPRO=old-ack needs rxe (VM_RDMA=rxe)"
+	SC_DESC="rxe: old ACKs replayed between the responses of the server's RDMA Reads (${SC_DESC#*(}"
+	sc_pair oldack ours "" "$1" "" "$SCDIR/14-old-ack.client.sh" \
+		OA_COUNT="${OA_COUNT:-200}" OA_SECONDS="${OA_SECONDS:-120}"
+	SC_DESC+="; $(vm_status "$VM_CLOG" inject 2>/dev/null)"
+	warn=$(grep -am1 -E 'WARNING: .*rxe_comp\.c' "$VM_SLOG" | tr -d '\r')
+	c0=$(vm_status "$VM_CLOG" reconnects 2>/dev/null | sed -n 's/.*connect_count \([0-9]*\) before.*/\1/p')
+	c1=$(vm_status "$VM_CLOG" reconnects 2>/dev/null | sed -n 's/.* before the replays, \([0-9]*\) after.*/\1/p')
+	if [ -n "$warn" ]; then
+		SC_DESC+="; REPRODUCED: the server's completer: ${warn#*] }; connect_count ${c0:-?} to ${c1:-?}"
+		SC_FAILED=1
+	elif [ "$SC_FAILED" = 0 ] && [ -n "$c0" ] && [ "$c0" != "$c1" ]; then
+		SC_DESC+="; no warning, but the mount reconnected (connect_count $c0 to ${c1:-?})"
+		SC_FAILED=1
+	elif [ "$SC_FAILED" = 0 ]; then
+		SC_DESC+="; no warning, no reconnect (connect_count $c0), every file exact"
+	fi
 }
