@@ -12,14 +12,20 @@
  * retried Send after a link came back
  * (Documentation/investigations/rxe-comp-error-success-61.md).
  *
- * The frame is replayed byte for byte, so its ICRC stays valid.
+ * The frame is replayed byte for byte, so its ICRC stays valid. It is
+ * sent at TC_PRIO_INTERACTIVE, so that pfifo_fast puts it ahead of the
+ * Read's remaining responses when they are still queued there; a second
+ * packet socket sees it leave in its place among them (the sending socket
+ * does not see its own frames), which tells whether it landed between a
+ * Read's FIRST and its LAST.
  *
  *   oldack IFACE COUNT SECONDS
  *
  * stops after COUNT replays or SECONDS, and prints one line of counts:
- *   acks=A reads=R injected=I
- * Exit status: 0 when it replayed at least one ACK, 1 when none, 2 on
- * a usage or socket error.
+ *   acks=A reads=R injected=I inside=N
+ * (N: replays that left between a Read response's FIRST and its LAST).
+ * Exit status: 0 when at least one replay landed inside a Read, 1 when
+ * none did, 2 on a usage or socket error.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -36,6 +42,8 @@
 
 #define ROCE_V2_PORT	4791
 #define OP_READ_FIRST	0x0d	/* RC RDMA READ response First */
+#define OP_READ_LAST	0x0f	/* RC RDMA READ response Last */
+#define OP_READ_ONLY	0x10	/* RC RDMA READ response Only */
 #define OP_ACK		0x11	/* RC ACKNOWLEDGE */
 #define AETH_TYPE_MASK	0x60
 #define SLOTS		64	/* destination QPs remembered */
@@ -53,6 +61,9 @@ struct saved_ack {
 	unsigned int psn;
 	size_t len;
 	unsigned char frame[FRAME_MAX];
+	/* what left for this QP: a Read response under way, its newest PSN */
+	int in_read;
+	unsigned int hi_psn;
 };
 
 static struct saved_ack acks[SLOTS];
@@ -107,6 +118,7 @@ static struct saved_ack *slot(unsigned int dqpn, int create)
 		memmove(acks, acks + 1, sizeof(acks[0]) * (SLOTS - 1));
 		nacks--;
 	}
+	memset(&acks[nacks], 0, sizeof(acks[0]));
 	acks[nacks].dqpn = dqpn;
 	return &acks[nacks++];
 }
@@ -119,13 +131,65 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* a packet socket on LL's interface; PROTO 0 receives nothing */
+static int packet_socket(struct sockaddr_ll *ll, const char *ifname,
+			 int proto)
+{
+	int fd = socket(AF_PACKET, SOCK_RAW, proto);
+
+	ll->sll_protocol = (unsigned short)proto;
+	if (fd < 0 || bind(fd, (struct sockaddr *)ll, sizeof(*ll)) < 0) {
+		fprintf(stderr, "oldack: packet socket on %s: %s\n", ifname,
+			strerror(errno));
+		exit(2);
+	}
+	return fd;
+}
+
+/*
+ * One frame this host sent, seen by the watching socket: note ACKs and
+ * where each QP's Read response stands; returns the QP's slot when the
+ * frame starts a Read response, and counts a replay seen inside one.
+ */
+static struct saved_ack *watch(const unsigned char *f, size_t n,
+			       unsigned long *nack, unsigned long *inside)
+{
+	struct saved_ack *a;
+	struct roce r;
+
+	if (parse(f, n, &r))
+		return NULL;
+	if (r.opcode == OP_ACK && r.aeth && !(r.aeth[0] & AETH_TYPE_MASK)) {
+		a = slot(r.dqpn, 0);
+		/* a replay: older than the responses already sent */
+		if (a && a->len && psn_before(r.psn, a->hi_psn)) {
+			*inside += a->in_read;
+			return NULL;
+		}
+		a = slot(r.dqpn, 1);
+		a->psn = r.psn;
+		a->len = n;
+		memcpy(a->frame, f, n);
+		(*nack)++;
+		return NULL;
+	}
+	if (r.opcode < OP_READ_FIRST || r.opcode > OP_READ_ONLY)
+		return NULL;
+	a = slot(r.dqpn, 1);
+	a->in_read = r.opcode < OP_READ_LAST;
+	if (!a->hi_psn || psn_before(a->hi_psn, r.psn))
+		a->hi_psn = r.psn;
+	return r.opcode == OP_READ_FIRST ? a : NULL;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long want, nack = 0, nread = 0, sent = 0;
+	unsigned long want, nack = 0, nread = 0, sent = 0, inside = 0;
 	struct sockaddr_ll ll = { .sll_family = AF_PACKET };
+	int prio = 6;	/* TC_PRIO_INTERACTIVE: pfifo_fast's first band */
 	unsigned char f[FRAME_MAX];
+	int rx, tx;
 	double end;
-	int fd;
 
 	if (argc != 4) {
 		fprintf(stderr, "usage: oldack IFACE COUNT SECONDS\n");
@@ -133,53 +197,45 @@ int main(int argc, char **argv)
 	}
 	want = strtoul(argv[2], NULL, 0);
 	end = now() + strtod(argv[3], NULL);
-	ll.sll_protocol = htons(ETH_P_ALL);
 	ll.sll_ifindex = (int)if_nametoindex(argv[1]);
 	if (!ll.sll_ifindex) {
 		fprintf(stderr, "oldack: no interface %s\n", argv[1]);
 		return 2;
 	}
-	fd = socket(AF_PACKET, SOCK_RAW, htons(ETH_P_ALL));
-	if (fd < 0 || bind(fd, (struct sockaddr *)&ll, sizeof(ll)) < 0) {
-		fprintf(stderr, "oldack: packet socket on %s: %s\n", argv[1],
-			strerror(errno));
+	tx = packet_socket(&ll, argv[1], 0);
+	rx = packet_socket(&ll, argv[1], htons(ETH_P_ALL));
+	if (setsockopt(tx, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)) < 0) {
+		fprintf(stderr, "oldack: SO_PRIORITY: %s\n", strerror(errno));
 		return 2;
 	}
-	while (sent < want && now() < end) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
+	while (now() < end) {
+		struct pollfd p = { .fd = rx, .events = POLLIN };
 		struct sockaddr_ll from;
 		socklen_t fl = sizeof(from);
 		struct saved_ack *a;
-		struct roce r;
 		ssize_t n;
 
 		if (poll(&p, 1, 200) <= 0)
 			continue;
-		n = recvfrom(fd, f, sizeof(f), MSG_DONTWAIT,
+		n = recvfrom(rx, f, sizeof(f), MSG_DONTWAIT,
 			     (struct sockaddr *)&from, &fl);
-		/* only what this host sends: its own ACKs and Read responses */
+		/* only what this host sends: its ACKs, Read responses, replays */
 		if (n <= 0 || from.sll_pkttype != PACKET_OUTGOING)
 			continue;
-		if (parse(f, (size_t)n, &r))
-			continue;
-		if (r.opcode == OP_ACK && r.aeth && !(r.aeth[0] & AETH_TYPE_MASK)) {
-			a = slot(r.dqpn, 1);
-			a->psn = r.psn;
-			a->len = (size_t)n;
-			memcpy(a->frame, f, (size_t)n);
-			nack++;
-			continue;
-		}
-		if (r.opcode != OP_READ_FIRST)
+		a = watch(f, (size_t)n, &nack, &inside);
+		if (!a)
 			continue;
 		nread++;
-		a = slot(r.dqpn, 0);
-		if (!a || !psn_before(a->psn, r.psn))
+		if (sent >= want || !a->len || !psn_before(a->psn, a->hi_psn))
 			continue;
-		if (sendto(fd, a->frame, a->len, 0, (struct sockaddr *)&ll,
-			   sizeof(ll)) == (ssize_t)a->len)
-			sent++;
+		if (sendto(tx, a->frame, a->len, 0, (struct sockaddr *)&ll,
+			   sizeof(ll)) != (ssize_t)a->len)
+			continue;
+		/* after the last replay, a second to see where it left */
+		if (++sent == want && end > now() + 1)
+			end = now() + 1;
 	}
-	printf("acks=%lu reads=%lu injected=%lu\n", nack, nread, sent);
-	return sent ? 0 : 1;
+	printf("acks=%lu reads=%lu injected=%lu inside=%lu\n", nack, nread,
+	       sent, inside);
+	return inside ? 0 : 1;
 }
