@@ -18,6 +18,7 @@
 # `make check-full`: the same steps with the "full" column's scenarios
 # (make matrix), plus the debug kernel lane (the default kernel's, and a
 # short run on trixie-backports' with a planted bug), the short soak,
+# rxe's old-ACK reproducer on 7.3 (scenario 14, LD_REPRO=old-ack),
 # make scale's short cell, the patch series, the bare-host test (make hosttest) and the package
 # install tests (make debtest, of the DKMS package and of the prebuilt
 # modules from make repo's repository). Run it before resolving an issue
@@ -223,6 +224,12 @@ if [ "$tier" = full ]; then
 	# recovered, every reconnect negotiated as the parameters say.
 	step "soak, ${SOAK_CHECK_SECONDS:=150} s of faults over rxe (make soak)" \
 		env SOAK_SECONDS="$SOAK_CHECK_SECONDS" SOAK_SIW=0 make -s soak
+	# make rxe's newest fix against its reproducer, on 7.3: the client
+	# replays old ACKs between the responses of the server's RDMA Reads;
+	# with the fix no warning, no reconnect, every file exact
+	# (Documentation/investigations/rxe-comp-error-success-61.md)
+	step "rxe: old ACKs inside the server's RDMA Reads on trixie-backports, make rxe's rdma_rxe (LD_REPRO=old-ack VMTEST_ONLY=14 make vmtest KVER=trixie-backports)" \
+		env KVER=trixie-backports LD_REPRO=old-ack VMTEST_ONLY=14 make -s vmtest
 	# make scale's short cell, on trixie (6.1's NFSv4 client ignores
 	# nconnect over RDMA): a 16 KiB client and a stock one on one
 	# server, nconnect=4 each, every connection negotiated on both
