@@ -204,6 +204,8 @@ int main(int argc, char **argv)
 	}
 	tx = packet_socket(&ll, argv[1], 0);
 	rx = packet_socket(&ll, argv[1], htons(ETH_P_ALL));
+	/* what a replayed frame is: its skb's protocol, as the stack's own */
+	ll.sll_protocol = htons(ETH_P_IP);
 	if (setsockopt(tx, SOL_SOCKET, SO_PRIORITY, &prio, sizeof(prio)) < 0) {
 		fprintf(stderr, "oldack: SO_PRIORITY: %s\n", strerror(errno));
 		return 2;
