@@ -67,16 +67,21 @@ export VM_PCAP=${VM_PCAP-1}
 # Scenario 14 verifies data with fio in the guests: the base takes the
 # host's fio (mkinitramfs.sh)
 # (LD_REPRO=tx-stall: also tc and the plug qdisc; LD_REPRO=old-ack: the
-# injector scripts/vm/oldack.c, built here)
+# injector scripts/vm/oldack.c, built here; LD_REPRO=unsent-first: tc,
+# clsact, u32 and the drop action)
 for f in "$SCDIR"/14-*.sh; do
 	case $f in *.client.sh) continue ;; esac
 	selected "$f" || continue
 	need_pkgs fio
-	if [ "${LD_REPRO:-}" = tx-stall ]; then
+	if [ "${LD_REPRO:-}" = tx-stall ] || [ "${LD_REPRO:-}" = unsent-first ]; then
 		need_pkgs iproute2
-		tc=$(command -v tc) || die "LD_REPRO=tx-stall: no tc on this host"
+		tc=$(command -v tc) || die "LD_REPRO=$LD_REPRO: no tc on this host"
 		export VM_EXTRA_BINS="${VM_EXTRA_BINS:+$VM_EXTRA_BINS }$tc"
-		export VM_EXTRA_MODS="${VM_EXTRA_MODS:+$VM_EXTRA_MODS }sch_plug"
+		if [ "$LD_REPRO" = tx-stall ]; then
+			export VM_EXTRA_MODS="${VM_EXTRA_MODS:+$VM_EXTRA_MODS }sch_plug"
+		else
+			export VM_EXTRA_MODS="${VM_EXTRA_MODS:+$VM_EXTRA_MODS }sch_ingress cls_u32 act_gact"
+		fi
 	fi
 	if [ "${LD_REPRO:-}" = old-ack ]; then
 		need_pkgs gcc libc6-dev

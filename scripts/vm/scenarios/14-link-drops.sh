@@ -34,6 +34,10 @@
 # success when one arrives there (14-old-ack.client.sh; OA_COUNT,
 # OA_SECONDS; on demand, not in make check;
 # Documentation/investigations/rxe-comp-error-success-61.md).
+# LD_REPRO=unsent-first drops the first packet of the client's Read
+# responses on its egress instead, rxe's responder resuming such a
+# response with a MIDDLE (14-unsent-first.client.sh; UF_ROUNDS; on
+# demand; the same page).
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -70,7 +74,11 @@ sc_run() {
 		ld_old_ack "$client"
 		return 0
 		;;
-	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss or old-ack (or nothing)" ;;
+	unsent-first)
+		ld_unsent_first "$client"
+		return 0
+		;;
+	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss, old-ack or unsent-first (or nothing)" ;;
 	esac
 	sc_pair linkdrop ours "" "$client" "" "$SCDIR/14-link-drops.client.sh" \
 		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
@@ -265,6 +273,31 @@ ld_old_ack() {
 	warn=$(grep -am1 -E 'WARNING: .*rxe_comp\.c' "$VM_SLOG" | tr -d '\r')
 	c0=$(vm_status "$VM_CLOG" reconnects 2>/dev/null | sed -n 's/.*connect_count \([0-9]*\) before.*/\1/p')
 	c1=$(vm_status "$VM_CLOG" reconnects 2>/dev/null | sed -n 's/.* before the replays, \([0-9]*\) after.*/\1/p')
+	if [ -n "$warn" ]; then
+		SC_DESC+="; REPRODUCED: the server's completer: ${warn#*] }; connect_count ${c0:-?} to ${c1:-?}"
+		SC_FAILED=1
+	elif [ "$SC_FAILED" = 0 ] && { [ -z "$c0" ] || [ "$c0" != "$c1" ]; }; then
+		SC_DESC+="; no warning, but the mount reconnected or did not say (connect_count ${c0:-?} to ${c1:-?})"
+		SC_FAILED=1
+	elif [ "$SC_FAILED" = 0 ]; then
+		SC_DESC+="; no warning, no reconnect (connect_count $c0), every file exact"
+	fi
+}
+
+# ld_unsent_first CLIENT_KO: the LD_REPRO=unsent-first pair and its
+# verdict, judged as ld_old_ack's: the server's completer warning is the
+# bug (REPRODUCED); without it the run passes when a FIRST was dropped,
+# every file was exact and connect_count did not move.
+ld_unsent_first() {
+	local c0 c1 warn
+	[ "$VM_RDMA" = rxe ] || die "scenario 14: LD_REPRO=unsent-first needs rxe (VM_RDMA=rxe)"
+	SC_DESC="rxe: the first packet of the client's Read responses dropped on its egress (${SC_DESC#*(}"
+	sc_pair unsent ours "" "$1" "" "$SCDIR/14-unsent-first.client.sh" \
+		UF_ROUNDS="${UF_ROUNDS:-10}"
+	SC_DESC+="; $(vm_status "$VM_CLOG" inject 2>/dev/null)"
+	warn=$(grep -am1 -E 'WARNING: .*rxe_comp\.c' "$VM_SLOG" | tr -d '\r')
+	c0=$(vm_status "$VM_CLOG" reconnects 2>/dev/null | sed -n 's/.*connect_count \([0-9]*\) before.*/\1/p')
+	c1=$(vm_status "$VM_CLOG" reconnects 2>/dev/null | sed -n 's/.* before the drops, \([0-9]*\) after.*/\1/p')
 	if [ -n "$warn" ]; then
 		SC_DESC+="; REPRODUCED: the server's completer: ${warn#*] }; connect_count ${c0:-?} to ${c1:-?}"
 		SC_FAILED=1
