@@ -230,6 +230,10 @@ if [ "$tier" = full ]; then
 	# (Documentation/investigations/rxe-comp-error-success-61.md)
 	step "rxe: old ACKs inside the server's RDMA Reads on trixie-backports, make rxe's rdma_rxe (LD_REPRO=old-ack VMTEST_ONLY=14 make vmtest KVER=trixie-backports)" \
 		env KVER=trixie-backports LD_REPRO=old-ack VMTEST_ONLY=14 make -s vmtest
+	# and the other path to the same warning: the client's first Read
+	# response packets dropped on its egress, resent as FIRSTs with the fix
+	step "rxe: the first packet of the client's Read responses dropped on trixie-backports, make rxe's rdma_rxe (LD_REPRO=unsent-first VMTEST_ONLY=14 make vmtest KVER=trixie-backports)" \
+		env KVER=trixie-backports LD_REPRO=unsent-first VMTEST_ONLY=14 make -s vmtest
 	# make scale's short cell, on trixie (6.1's NFSv4 client ignores
 	# nconnect over RDMA): a 16 KiB client and a stock one on one
 	# server, nconnect=4 each, every connection negotiated on both
