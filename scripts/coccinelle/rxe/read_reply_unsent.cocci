@@ -23,8 +23,9 @@
 //
 // Fix: read-reply-unsent
 // Target: rxe_resp.c
-// Expect: rxe_resp.c static void rxe_read_reply_unsent(struct resp_res *res)
-// Expect: rxe_resp.c rxe_read_reply_unsent(res);
+// Expect: rxe_resp.c if (res->state == rdatm_res_state_new)
+// Expect: rxe_resp.c res->replay = 1;
+// Expect: rxe_resp.c * Only once the packet went: one that did not is sent again as it
 
 #spatch --smpl-spacing
 @ late @
@@ -41,6 +42,11 @@
  read_reply(...)
  {
  <...
++/*
++	 * Only once the packet went: one that did not is sent again as it
++	 * was. The first one's MR reference went with it, so the resumed
++	 * response looks the MR up by rkey, as a replay does.
++	 */
 +res->state = rdatm_res_state_next;
  res->read.va += payload;
  ...>
@@ -52,29 +58,13 @@
  {
  <...
 (
-+rxe_read_reply_unsent(res);
++if (res->state == rdatm_res_state_new)
++	res->replay = 1;
  return RESPST_ERR_RNR;
 |
-+rxe_read_reply_unsent(res);
++if (res->state == rdatm_res_state_new)
++	res->replay = 1;
  state = RESPST_ERR_RNR;
 )
  ...>
- }
-
-@ depends on unsent @
-@@
-+/*
-+ * A Read response packet that could not be sent goes again, with the
-+ * same opcode, when the response resumes. The first packet took the MR
-+ * reference of the request with it: look the MR up by rkey on resume.
-+ */
-+static void rxe_read_reply_unsent(struct resp_res *res)
-+{
-+	if (res->state == rdatm_res_state_new)
-+		res->replay = 1;
-+}
-+
- static enum resp_states read_reply(...)
- {
- ...
  }
