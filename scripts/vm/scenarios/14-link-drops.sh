@@ -37,7 +37,7 @@
 # LD_REPRO=unsent-first drops the first packet of the client's Read
 # responses on its egress instead, rxe's responder resuming such a
 # response with a MIDDLE (14-unsent-first.client.sh; UF_ROUNDS; on
-# demand; the same page).
+# demand; UF_BS: the write size, 1M; the same page).
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -293,7 +293,7 @@ ld_unsent_first() {
 	[ "$VM_RDMA" = rxe ] || die "scenario 14: LD_REPRO=unsent-first needs rxe (VM_RDMA=rxe)"
 	SC_DESC="rxe: the first packet of the client's Read responses dropped on its egress (${SC_DESC#*(}"
 	sc_pair unsent ours "" "$1" "" "$SCDIR/14-unsent-first.client.sh" \
-		UF_ROUNDS="${UF_ROUNDS:-10}"
+		UF_ROUNDS="${UF_ROUNDS:-10}" UF_BS="${UF_BS:-1M}"
 	SC_DESC+="; $(vm_status "$VM_CLOG" inject 2>/dev/null)"
 	warn=$(grep -am1 -E 'WARNING: .*rxe_comp\.c' "$VM_SLOG" | tr -d '\r')
 	c0=$(vm_status "$VM_CLOG" reconnects 2>/dev/null | sed -n 's/.*connect_count \([0-9]*\) before.*/\1/p')

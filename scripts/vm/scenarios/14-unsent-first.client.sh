@@ -8,9 +8,10 @@
 #      (UDP 4791) whose BTH opcode is an RC Read response FIRST, and the
 #      RNR NAKs the client answers a failed send with (the server would
 #      end its Read on the first one: the client's REQ asks for no RNR
-#      retries); write a 4 MiB file with O_DIRECT, which the server pulls
-#      with RDMA Reads; once the filter counted a dropped FIRST, remove
-#      it, so that the server's retry of that Read goes through;
+#      retries); write a 4 MiB file with O_DIRECT, UF_BS (1M) a call,
+#      which the server pulls with RDMA Reads; once the filter counted a
+#      dropped FIRST, remove it, so that the server's retry of that Read
+#      goes through;
 #   3. compare each file with the server's sha256 and an O_DIRECT read
 #      back; give connect_count again at the end.
 # A dropped packet is a failed transmit for rxe (RESPST_ERR_RNR): the
@@ -23,6 +24,10 @@
 # shellcheck source=scripts/vm/guest/lib.sh
 . /vm/lib.sh
 ROUNDS=${UF_ROUNDS:-10}
+# the write size: each call's payload is one Read chunk (UF_BS=16k: a
+# single RDMA Read per WRITE, so the Read that fails is the one the
+# server waits for)
+BS=${UF_BS:-1M}
 
 [ -x /usr/local/bin/tc ] ||
 	{ status tc FAIL "no /usr/local/bin/tc in the guest (vmtest adds it with LD_REPRO=unsent-first)"; finish; exit 1; }
@@ -58,7 +63,7 @@ while [ $n -lt "$ROUNDS" ]; do
 		tc qdisc del dev eth0 clsact 2>/dev/null
 		break
 	fi
-	io dd if=/tmp/uf/src of="$MNT/$f" bs=1M oflag=direct 2>/dev/null &
+	io dd if=/tmp/uf/src of="$MNT/$f" bs="$BS" oflag=direct 2>/dev/null &
 	dd=$!
 	j=0 d=0
 	while [ $j -lt 100 ] && [ "${d:-0}" -eq 0 ] && kill -0 $dd 2>/dev/null; do
