@@ -49,7 +49,9 @@ show_conns
 srv_base=$(srv run grep -c role= $CONNS)
 
 # ---- 1. the copy loop ----------------------------------------------------
-copy_loop_start fuzz
+# FUZZ_COPY_GAP: seconds between two copies (1); a volume run on a
+# debug kernel leaves the probe more of the guests with a longer gap
+copy_loop_start fuzz "${FUZZ_COPY_GAP:-1}"
 
 # pair EVENTS LINES SELECT: compare a peer's rpcrdma_cm_negotiate events
 # (EVENTS, trace lines) with the probe's --fuzz lines (LINES) for the
