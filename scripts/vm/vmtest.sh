@@ -67,13 +67,14 @@ export VM_PCAP=${VM_PCAP-1}
 # Scenario 14 verifies data with fio in the guests: the base takes the
 # host's fio (mkinitramfs.sh)
 # (LD_REPRO=tx-stall: also tc and the plug qdisc; LD_REPRO=old-ack: the
-# injector scripts/vm/oldack.c, built here; LD_REPRO=unsent-first: tc,
-# clsact, u32 and the drop action)
+# injector scripts/vm/oldack.c, built here; LD_REPRO=unsent-first and
+# unreachable: tc, clsact, u32 and the drop action)
 for f in "$SCDIR"/14-*.sh; do
 	case $f in *.client.sh) continue ;; esac
 	selected "$f" || continue
 	need_pkgs fio
-	if [ "${LD_REPRO:-}" = tx-stall ] || [ "${LD_REPRO:-}" = unsent-first ]; then
+	if [ "${LD_REPRO:-}" = tx-stall ] || [ "${LD_REPRO:-}" = unsent-first ] ||
+		[ "${LD_REPRO:-}" = unreachable ]; then
 		need_pkgs iproute2
 		tc=$(command -v tc) || die "LD_REPRO=$LD_REPRO: no tc on this host"
 		export VM_EXTRA_BINS="${VM_EXTRA_BINS:+$VM_EXTRA_BINS }$tc"

@@ -38,6 +38,12 @@
 # responses on its egress instead, rxe's responder resuming such a
 # response with a MIDDLE (14-unsent-first.client.sh; UF_ROUNDS; on
 # demand; UF_BS: the write size, 1M; the same page).
+# LD_REPRO=unreachable fails the client's neighbour entry for the server
+# while the mount is idle instead, rdma_cm then reporting UNREACHABLE on
+# the established connection, and writes more Read chunks at once than
+# the transport has MRs (14-unreachable.client.sh; UR_WRITERS,
+# UR_IO_MAX; on demand; Documentation/investigations/
+# xprt-write-space-stuck.md). LD_CLIENT=stock shows Debian's client.
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -78,7 +84,11 @@ sc_run() {
 		ld_unsent_first "$client"
 		return 0
 		;;
-	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss, old-ack or unsent-first (or nothing)" ;;
+	unreachable)
+		ld_unreachable "$client"
+		return 0
+		;;
+	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss, old-ack, unsent-first or unreachable (or nothing)" ;;
 	esac
 	sc_pair linkdrop ours "" "$client" "" "$SCDIR/14-link-drops.client.sh" \
 		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
@@ -281,6 +291,29 @@ ld_unsent_first() {
 	sc_pair unsent ours "" "$1" "" "$SCDIR/14-unsent-first.client.sh" \
 		UF_ROUNDS="${UF_ROUNDS:-10}" UF_BS="${UF_BS:-1M}"
 	ld_completer_verdict
+}
+
+# ld_unreachable CLIENT_KO: the LD_REPRO=unreachable pair and its
+# verdict. The bug is the client's: after the UNREACHABLE event its
+# transport stays connected with XPRT_WRITE_SPACE set (bit 11 of the
+# state in rpc_xprt/*/info) and the writes never finish (REPRODUCED).
+# Without it the run passes when the client's checks passed: the event
+# was seen, the writes ran out of MRs, finished and read back exact.
+ld_unreachable() {
+	[ "$VM_RDMA" = rxe ] || die "scenario 14: LD_REPRO=unreachable needs RoCE (VM_RDMA=rxe): rdma_cm follows neighbours for RoCE only"
+	SC_DESC="xprtrdma: rdma_cm's UNREACHABLE on an established connection, then its MRs exhausted (${SC_DESC#*(}"
+	sc_pair unreach ours "" "$1" "" "$SCDIR/14-unreachable.client.sh" \
+		UR_WRITERS="${UR_WRITERS:-16}" UR_IO_MAX="${UR_IO_MAX:-60}"
+	local x w
+	SC_DESC+="; $(vm_status "$VM_CLOG" inject 2>/dev/null)"
+	w=$(vm_status "$VM_CLOG" writes 2>/dev/null)
+	x=$(vm_status "$VM_CLOG" xprt 2>/dev/null)
+	if [[ $x == *"waiting for write space"* ]]; then
+		SC_DESC+="; REPRODUCED: $x; $w"
+		SC_FAILED=1
+	elif [ "$SC_FAILED" = 0 ]; then
+		SC_DESC+="; $w; $(vm_status "$VM_CLOG" reconnects 2>/dev/null)"
+	fi
 }
 
 # ld_completer_verdict: the verdict of the pair just run by ld_old_ack or
