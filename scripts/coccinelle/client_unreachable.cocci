@@ -1,0 +1,1 @@
+fixes/xprtrdma_unreachable.cocci
