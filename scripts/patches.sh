@@ -112,6 +112,14 @@ ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^\\s+debugfs_create_atomic_t\\(\"stranded\""
 	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_count_stranded\\("
 	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_client_unpin_stranded\\("
+	# client_unreachable: the module's form of nfs fix 3, traced and
+	# counted; the series carries the fix itself (fixes/)
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^bool rpcrdma_cm_client_unreachable\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^static atomic_t rpcrdma_cm_unreachable"
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^void rpcrdma_cm_count_unreachable\\("
+	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^\\s+debugfs_create_atomic_t\\(\"unreachable\""
+	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_count_unreachable\\("
+	"include/linux/sunrpc/rpcrdma_cm.h ^bool rpcrdma_cm_client_unreachable\\("
 	# debugfs: <debugfs>/rpcrdma_cm/, the registry of connections it
 	# lists and every counter only it shows; the negotiated values are
 	# traced instead (xprtrdma_cm_negotiate, svcrdma_cm_negotiate)

@@ -95,6 +95,7 @@ u32 rpcrdma_cm_server_send_size_wanted(void);
 void rpcrdma_cm_link(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_unlink(struct rpcrdma_cm_conn *conn);
 void rpcrdma_cm_count_stranded(unsigned int n);
+void rpcrdma_cm_count_unreachable(void);
 void rpcrdma_cm_count_unaccepted(unsigned int n);
 void rpcrdma_cm_count_unposted(void);
 void rpcrdma_cm_count_accept_failed(void);
@@ -110,6 +111,7 @@ void rpcrdma_cm_client_established(struct rpcrdma_ep *ep,
 void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep);
 void rpcrdma_cm_cq_lockdep_class(struct ib_cq *cq);
 void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
+bool rpcrdma_cm_client_unreachable(struct rpcrdma_ep *ep);
 void rpcrdma_cm_client_receive(struct rpcrdma_xprt *r_xprt,
 			       const struct ib_wc *wc);
 /* The client's default Receive Size (the rdma_max_inline_read sysctl):

@@ -208,6 +208,19 @@ TRACE_EVENT(rpcrdma_cm_unpin_stranded,
 );
 
 /*
+ * A client connection closed because rdma_cm reported its server
+ * unreachable while it was established: a neighbour entry for the
+ * server failed to resolve or changed its address.
+ */
+TRACE_EVENT(rpcrdma_cm_unreachable,
+	    TP_PROTO(const struct sockaddr *peer),
+	    TP_ARGS(peer),
+	    TP_STRUCT__entry(__array(u8, addr, sizeof(struct sockaddr_in6))),
+	    TP_fast_assign(memcpy(__entry->addr, peer, sizeof(__entry->addr));),
+	    TP_printk("peer=%pISpc", __entry->addr)
+);
+
+/*
  * A connection request its listener queued but never accepted, refused
  * as the listener is freed (nfsd shutting down). peer names the client.
  */

@@ -53,6 +53,8 @@ static DEFINE_SPINLOCK(rpcrdma_cm_lock);
 static struct dentry *rpcrdma_cm_debugfs;
 /* RPCs released after a drain left them pinned (rpcrdma_cm_client.c) */
 static atomic_t rpcrdma_cm_stranded = ATOMIC_INIT(0);
+/* Client connections closed on UNREACHABLE (rpcrdma_cm_client.c) */
+static atomic_t rpcrdma_cm_unreachable = ATOMIC_INIT(0);
 /* Connection requests refused as their listener went (svc_rdma_cm.c) */
 static atomic_t rpcrdma_cm_unaccepted = ATOMIC_INIT(0);
 /* READ replies dropped as their Write chunk's post failed (svc_rdma_cm.c) */
@@ -292,6 +294,19 @@ void rpcrdma_cm_count_stranded(unsigned int n)
 }
 
 /**
+ * rpcrdma_cm_count_unreachable - Account a connection closed on UNREACHABLE
+ *
+ * The total is <debugfs>/rpcrdma_cm/unreachable: client connections
+ * that rdma_cm reported unreachable while established (a neighbour
+ * entry for the server that failed or changed its address), each
+ * closed and connected again (see rpcrdma_cm_client_unreachable()).
+ */
+void rpcrdma_cm_count_unreachable(void)
+{
+	atomic_inc(&rpcrdma_cm_unreachable);
+}
+
+/**
  * rpcrdma_cm_count_unaccepted - Account refused connection requests
  * @n: how many one listener's teardown refused
  *
@@ -398,6 +413,8 @@ int rpcrdma_cm_init(void)
 			    &rpcrdma_cm_connections_fops);
 	debugfs_create_atomic_t("stranded", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_stranded);
+	debugfs_create_atomic_t("unreachable", 0444, rpcrdma_cm_debugfs,
+				&rpcrdma_cm_unreachable);
 	debugfs_create_atomic_t("unaccepted", 0444, rpcrdma_cm_debugfs,
 				&rpcrdma_cm_unaccepted);
 	debugfs_create_atomic_t("unposted", 0444, rpcrdma_cm_debugfs,

@@ -7,7 +7,8 @@
  * rpcrdma_cm_client_established() where upstream parsed the server's
  * reply; rpcrdma_wc_receive() calls rpcrdma_cm_client_receive() for
  * every Receive completion; rpcrdma_ep_destroy() calls
- * rpcrdma_cm_client_destroy().
+ * rpcrdma_cm_client_destroy(); the UNREACHABLE handler calls
+ * rpcrdma_cm_client_unreachable().
  */
 
 #include <linux/build_bug.h>
@@ -210,4 +211,35 @@ void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt)
 	pr_warn_ratelimited("rpcrdma: %s: %u RPC(s) still waited for LOCAL_INV completions after the drain; sending them again\n",
 			    r_xprt->rx_xprt.address_strings[RPC_DISPLAY_ADDR],
 			    n);
+}
+
+/**
+ * rpcrdma_cm_client_unreachable - Take RDMA_CM_EVENT_UNREACHABLE
+ * @ep: the endpoint the event came to
+ *
+ * rdma_cm reports UNREACHABLE on an established RoCE connection too,
+ * when a neighbour update for the server fails or changes its address.
+ * Upstream's handler only set re_connect_status, which on a live
+ * connection stops rpcrdma_mrs_refresh() for good: the next marshal
+ * that finds no MR leaves XPRT_WRITE_SPACE set and the mount hangs.
+ * Close such a connection instead, as for ADDR_CHANGE; the DISCONNECTED
+ * event that follows puts the reference taken at ESTABLISHED.
+ *
+ * Return: true when the connection was established and is being closed
+ * (the handler returns), false for a connect attempt (the handler wakes
+ * its waiter, which sees -ENETUNREACH).
+ */
+bool rpcrdma_cm_client_unreachable(struct rpcrdma_ep *ep)
+{
+	struct sockaddr *peer;
+
+	if (xchg(&ep->re_connect_status, -ENETUNREACH) != 1)
+		return false;
+	peer = (struct sockaddr *)&ep->re_id->route.addr.dst_addr;
+	trace_rpcrdma_cm_unreachable(peer);
+	rpcrdma_cm_count_unreachable();
+	pr_info_ratelimited("rpcrdma: %pISpc: unreachable while connected (a neighbour entry failed or changed); reconnecting\n",
+			    peer);
+	rpcrdma_force_disconnect(ep);
+	return true;
 }

@@ -298,7 +298,9 @@ ld_unsent_first() {
 # transport stays connected with XPRT_WRITE_SPACE set (bit 11 of the
 # state in rpc_xprt/*/info) and the writes never finish (REPRODUCED).
 # Without it the run passes when the client's checks passed: the event
-# was seen, the writes ran out of MRs, finished and read back exact.
+# was seen, the writes ran out of MRs, finished and read back exact; and
+# with this module's client, its rpcrdma_cm/unreachable counted the
+# connection it closed (a reconnect for another reason does not pass).
 ld_unreachable() {
 	[ "$VM_RDMA" = rxe ] || die "scenario 14: LD_REPRO=unreachable needs RoCE (VM_RDMA=rxe): rdma_cm follows neighbours for RoCE only"
 	SC_DESC="xprtrdma: rdma_cm's UNREACHABLE on an established connection, then its MRs exhausted (${SC_DESC#*(}"
@@ -311,8 +313,13 @@ ld_unreachable() {
 	if [[ $x == *"waiting for write space"* ]]; then
 		SC_DESC+="; REPRODUCED: $x; $w"
 		SC_FAILED=1
+	elif [ "$SC_FAILED" = 0 ] && [ "$1" = ours ] &&
+		! vm_status "$VM_CLOG" closed 2>/dev/null | grep -qE 'unreachable [1-9]'; then
+		SC_DESC+="; $w, but this module did not count the connection it closed (rpcrdma_cm/unreachable: $(vm_status "$VM_CLOG" closed 2>/dev/null))"
+		SC_FAILED=1
 	elif [ "$SC_FAILED" = 0 ]; then
 		SC_DESC+="; $w; $(vm_status "$VM_CLOG" reconnects 2>/dev/null)"
+		[ "$1" = stock ] || SC_DESC+="; $(vm_status "$VM_CLOG" closed 2>/dev/null)"
 	fi
 }
 

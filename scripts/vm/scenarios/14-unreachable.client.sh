@@ -56,14 +56,20 @@ if ! { tc qdisc add dev eth0 clsact &&
 	finish
 	exit 1
 fi
-ip neigh flush to "$VM_SERVER_IP" dev eth0
-ping -c 1 -W 1 "$VM_SERVER_IP" >/dev/null 2>&1
-j=0
-while [ $j -lt 100 ] && [ "$(unreach)" -eq 0 ]; do
-	usleep 100000
-	j=$((j + 1))
+# up to three times: an entry the server's own ARP requests refreshed
+# meanwhile may stay unresolved without failing
+a=0
+while [ $a -lt 3 ] && [ "$(unreach)" -eq 0 ]; do
+	ip neigh flush to "$VM_SERVER_IP" dev eth0
+	ping -c 1 -W 1 "$VM_SERVER_IP" >/dev/null 2>&1
+	j=0
+	while [ $j -lt 60 ] && [ "$(unreach)" -eq 0 ]; do
+		usleep 100000
+		j=$((j + 1))
+	done
+	a=$((a + 1))
+	step "neighbour, attempt $a, after $((j / 10)) s more: $(ip neigh show to "$VM_SERVER_IP" dev eth0)"
 done
-step "neighbour after $((j / 10)) s: $(ip neigh show to "$VM_SERVER_IP" dev eth0)"
 tc qdisc del dev eth0 clsact
 j=0
 while [ $j -lt 10 ] && ! ping -c 1 -W 1 "$VM_SERVER_IP" >/dev/null 2>&1; do
@@ -73,14 +79,13 @@ step "neighbour once ARP went through again: $(ip neigh show to "$VM_SERVER_IP" 
 sleep 2
 n=$(unreach)
 c1=$(mstat connect_count)
-if [ "$n" -gt 0 ] && [ "$c1" = "$c0" ]; then
-	status inject INFO "rdma_cm reported UNREACHABLE $n time(s) on the established connection; connect_count $c0"
-elif [ "$n" -gt 0 ]; then
-	status inject FAIL "rdma_cm reported UNREACHABLE $n time(s), but the mount reconnected meanwhile (connect_count $c0, then $c1): try again"
+# a client with the fix reconnects here; one without stays connected
+if [ "$n" -gt 0 ]; then
+	status inject INFO "rdma_cm reported UNREACHABLE $n time(s) on the established connection; connect_count $c0, 2 s later $c1"
 else
-	status inject FAIL "rdma_cm reported no UNREACHABLE within 10 s: the reproducer did not reach the bug"
+	status inject FAIL "rdma_cm reported no UNREACHABLE in $a attempts: the reproducer did not reach the bug"
 fi
-grep -a 'UNREACHABLE' /tmp/ur.trace | head -n 3 | cut -c1-300 | sed 's/^/RPCRDMA-STEP: /'
+grep -aE 'UNREACHABLE|DISCONNECTED|ESTABLISHED' /tmp/ur.trace | head -n 6 | cut -c1-300 | sed 's/^/RPCRDMA-STEP: /'
 
 # ---- 3. more Read chunks at once than the MRs of a new connection --------
 head -c 1048576 /dev/urandom >/tmp/ur.src
@@ -123,6 +128,9 @@ else
 fi
 [ "$nomrs" -gt 0 ] ||
 	status nomrs FAIL "no marshal found the MRs exhausted: the writes did not reach the path the bug stops"
+# this module counts the connections it closed on the event
+u=/sys/kernel/debug/rpcrdma_cm/unreachable
+[ -r $u ] && status closed INFO "rpcrdma_cm/unreachable $(cat $u)"
 kill $tpid 2>/dev/null
 status reconnects INFO "connect_count $c0 before the neighbour failed, $(mstat connect_count) after"
 finish
