@@ -684,6 +684,9 @@ sw_generate() {
 #   Unverified: <text>            instead of Fixes: why no id is given
 #   Stable: yes|no                Cc: stable, and a backport to each
 #                                 line of STABLE
+#   Cc: <address>                 a Cc: tag more, for a list or people
+#                                 get_maintainer.pl does not name (the
+#                                 owners of the code a Fixes: names)
 #   Upstream: <40 hex>            the mainline commit, once there is one
 #   Note: <text>                  a line for the maintainer, below "---"
 #   ---
@@ -724,6 +727,7 @@ fix_tags() {
 	done < <(hdr "$m" Fixes)
 	[ -n "$(hdr "$m" Fixes)$(hdr "$m" Unverified)" ] ||
 		die "${m#"$TOP"/} has neither a Fixes: line nor an Unverified: line saying why not"
+	hdr "$m" Cc | sed 's/^/Cc: /'
 	if [ "$(hdr "$m" Stable)" = yes ]; then
 		echo "Cc: stable@vger.kernel.org"
 	fi
