@@ -18,7 +18,8 @@
 # `make check-full`: the same steps with the "full" column's scenarios
 # (make matrix), plus the debug kernel lane (the default kernel's, and a
 # short run on trixie-backports' with a planted bug), the short soak,
-# rxe's old-ACK reproducer on 7.3 (scenario 14, LD_REPRO=old-ack),
+# rxe's two reproducers on 7.3 and the client's UNREACHABLE one (scenario
+# 14, LD_REPRO=old-ack, unsent-first, unreachable),
 # make scale's short cell, the patch series, the bare-host test (make hosttest) and the package
 # install tests (make debtest, of the DKMS package and of the prebuilt
 # modules from make repo's repository). Run it before resolving an issue
@@ -234,6 +235,12 @@ if [ "$tier" = full ]; then
 	# response packets dropped on its egress, resent as FIRSTs with the fix
 	step "rxe: the first packet of the client's Read responses dropped on trixie-backports, make rxe's rdma_rxe (LD_REPRO=unsent-first VMTEST_ONLY=14 make vmtest KVER=trixie-backports)" \
 		env KVER=trixie-backports LD_REPRO=unsent-first VMTEST_ONLY=14 make -s vmtest
+	# the client's hang after rdma_cm's UNREACHABLE on a live connection:
+	# with the module's client_unreachable it reconnects and the writes
+	# that exhaust its MRs finish
+	# (Documentation/investigations/xprt-write-space-stuck.md)
+	step "xprtrdma: UNREACHABLE on a live connection, then its MRs exhausted, on trixie-backports (LD_REPRO=unreachable VMTEST_ONLY=14 make vmtest KVER=trixie-backports)" \
+		env KVER=trixie-backports LD_REPRO=unreachable VMTEST_ONLY=14 make -s vmtest
 	# make scale's short cell, on trixie (6.1's NFSv4 client ignores
 	# nconnect over RDMA): a 16 KiB client and a stock one on one
 	# server, nconnect=4 each, every connection negotiated on both
