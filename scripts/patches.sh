@@ -684,6 +684,9 @@ sw_generate() {
 #   Unverified: <text>            instead of Fixes: why no id is given
 #   Stable: yes|no                Cc: stable, and a backport to each
 #                                 line of STABLE
+#   Checkpatch-Justified: <glob>  a checkpatch message the fix may
+#                                 leave (e.g. an id checkpatch cannot
+#                                 look up without mainline's history)
 #   Cc: <address>                 a Cc: tag more, for a list or people
 #                                 get_maintainer.pl does not name (the
 #                                 owners of the code a Fixes: names)
@@ -1209,6 +1212,21 @@ fix_git_am() {
 	return $rc
 }
 
+# fix_unjustified MSG: the checkpatch messages on stdin that none of
+# MSG's "Checkpatch-Justified: <glob>" lines explains. A fix carries its
+# own, so that they follow it into every series and stable backport.
+fix_unjustified() {
+	local m_line j found
+	while IFS= read -r m_line; do
+		found=0
+		while IFS= read -r j; do
+			# shellcheck disable=SC2053 # $j is a glob on purpose
+			[ -n "$j" ] && [[ $m_line == *$j* ]] && found=1
+		done < <(hdr "$1" Checkpatch-Justified)
+		[ $found -eq 1 ] || printf '%s\n' "$m_line"
+	done
+}
+
 # fix_check_patch PATCH MSG LABEL [N COVER]: checkpatch --strict on PATCH
 # (only the missing Fixes: may remain, and only when MSG says why there is
 # none; with COVER, also what its Checkpatch-Justified lines for patch N
@@ -1224,6 +1242,10 @@ fix_check_patch() {
 	   checkpatch_justified "$n" "$cover" <(echo "$left"); then
 		line+=" (justified in ${cover#"$TOP"/})"
 		left=
+	fi
+	if [ -n "$left" ] && [ -n "$(hdr "$m" Checkpatch-Justified)" ]; then
+		left=$(fix_unjustified "$m" <<<"$left")
+		[ -n "$left" ] || line+=" (justified in ${m#"$TOP"/})"
 	fi
 	if [ -n "$left" ]; then
 		echo "$left" >&2
