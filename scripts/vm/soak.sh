@@ -463,6 +463,7 @@ report() {
 		echo "| tasks the hung-task detector reported blocked (server: must be 0; client: a hard mount's applications wait through a fault) | server ${shung:--}, client $(echo " $sum" | sed -n 's/.* hung=\([-0-9]*\).*/\1/p') |"
 		echo "| forced reconnects whose dstaddr store slept until an nfsd restart woke it (sunrpc, Documentation/soak.md) | $(echo " $sum" | sed -n 's/.* dstaddr_stalls=\([0-9]*\).*/\1/p') |"
 		echo "| client RPCs released after a drain left them pinned (a LOCAL_INV the device never completed: <debugfs>/rpcrdma_cm/stranded) | $(echo " $sum" | sed -n 's/.* stranded=\([-0-9]*\).*/\1/p') |"
+		echo "| client connections closed and made again after rdma_cm reported the server unreachable while connected (a neighbour entry that failed: Debian's client would hang; <debugfs>/rpcrdma_cm/unreachable) | $(echo " $sum" | sed -n 's/.* unreachable=\([-0-9]*\).*/\1/p') |"
 		echo "| server: connection requests refused as a closing listener went (an nfsd restart; <debugfs>/rpcrdma_cm/unaccepted) | $(echo " $sum" | sed -n 's/.* unaccepted=\([-0-9]*\).*/\1/p') |"
 		echo "| server: READ replies dropped as their Write chunk's post failed on a closing connection (6.1; <debugfs>/rpcrdma_cm/unposted) | $(echo " $sum" | sed -n 's/.* unposted=\([-0-9]*\).*/\1/p') |"
 		echo "| server: new transports whose accept failed, freed (6.1 leaked them; <debugfs>/rpcrdma_cm/accept_failed) | $(echo " $sum" | sed -n 's/.* accept_failed=\([-0-9]*\).*/\1/p') |"

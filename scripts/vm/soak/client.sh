@@ -837,7 +837,10 @@ _ds=$(sctl counter drain_shortened)
 _af=$(sctl counter accept_failed)
 # when siw lost completions to a full CQ (client uptime)
 grep -a ' siw_cq_full: ' "$SIWCQ/trace" 2>/dev/null | sed 's/^ */RPCRDMA-SOAK-CQFULL: /'
-echo "RPCRDMA-SOAK-SUM: stranded=$_st unaccepted=${_ua:--} unposted=${_up:--} accept_failed=${_af:--} drained=${_dr:--} drain_timeouts=${_dt:--} drain_shortened=${_ds:--} siw_cq_full=$(siw_cq_full) server_siw_cq_full=$(sctl counter siw_cq_full) hung=$(hung_count) server_hung=$(sctl counter hung) client_negotiations=$_cn server_negotiations=$_sn connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats) checker_files=$CHK_FILES checker_bad=$CHK_BAD checker_errors=$_ce faults=$FN rounds=$ROUND dstaddr_stalls=$STALLS"
+# connections closed on rdma_cm's UNREACHABLE while established
+# (rpcrdma_cm_client_unreachable); "-" with Debian's module
+_ur=$(cat /sys/kernel/debug/rpcrdma_cm/unreachable 2>/dev/null || echo -)
+echo "RPCRDMA-SOAK-SUM: stranded=$_st unreachable=$_ur unaccepted=${_ua:--} unposted=${_up:--} accept_failed=${_af:--} drained=${_dr:--} drain_timeouts=${_dt:--} drain_shortened=${_ds:--} siw_cq_full=$(siw_cq_full) server_siw_cq_full=$(sctl counter siw_cq_full) hung=$(hung_count) server_hung=$(sctl counter hung) client_negotiations=$_cn server_negotiations=$_sn connect_count=$(awk '$1 == "xprt:" && $2 == "rdma" { s += $5 } END { print s + 0 }' /proc/self/mountstats) checker_files=$CHK_FILES checker_bad=$CHK_BAD checker_errors=$_ce faults=$FN rounds=$ROUND dstaddr_stalls=$STALLS"
 if [ $HUNG = 0 ]; then
 	umount "$M41" || status umount FAIL "umount $M41 failed"
 	umount_nfs
