@@ -67,14 +67,15 @@ export VM_PCAP=${VM_PCAP-1}
 # Scenario 14 verifies data with fio in the guests: the base takes the
 # host's fio (mkinitramfs.sh)
 # (LD_REPRO=tx-stall: also tc and the plug qdisc; LD_REPRO=old-ack: the
-# injector scripts/vm/oldack.c, built here; LD_REPRO=unsent-first and
-# unreachable: tc, clsact, u32 and the drop action)
+# injector scripts/vm/oldack.c, built here; LD_REPRO=unsent-first,
+# unreachable and addr-change: tc, clsact, u32 and the drop action;
+# addr-change also bonding and dummy)
 for f in "$SCDIR"/14-*.sh; do
 	case $f in *.client.sh) continue ;; esac
 	selected "$f" || continue
 	need_pkgs fio
 	if [ "${LD_REPRO:-}" = tx-stall ] || [ "${LD_REPRO:-}" = unsent-first ] ||
-		[ "${LD_REPRO:-}" = unreachable ]; then
+		[ "${LD_REPRO:-}" = unreachable ] || [ "${LD_REPRO:-}" = addr-change ]; then
 		need_pkgs iproute2
 		tc=$(command -v tc) || die "LD_REPRO=$LD_REPRO: no tc on this host"
 		export VM_EXTRA_BINS="${VM_EXTRA_BINS:+$VM_EXTRA_BINS }$tc"
@@ -82,6 +83,9 @@ for f in "$SCDIR"/14-*.sh; do
 			export VM_EXTRA_MODS="${VM_EXTRA_MODS:+$VM_EXTRA_MODS }sch_plug"
 		else
 			export VM_EXTRA_MODS="${VM_EXTRA_MODS:+$VM_EXTRA_MODS }sch_ingress cls_u32 act_gact"
+		fi
+		if [ "$LD_REPRO" = addr-change ]; then
+			export VM_EXTRA_MODS="$VM_EXTRA_MODS bonding dummy"
 		fi
 	fi
 	if [ "${LD_REPRO:-}" = old-ack ]; then

@@ -43,7 +43,12 @@
 # the established connection, and writes more Read chunks at once than
 # the transport has MRs (14-unreachable.client.sh; UR_WRITERS,
 # UR_IO_MAX; on demand; Documentation/investigations/
-# xprt-write-space-stuck.md). LD_CLIENT=stock shows Debian's client.
+# xprt-write-space-stuck.md). LD_REPRO=addr-change moves the client to
+# an active-backup bond and fails it over while a connect waits instead,
+# rdma_cm then reporting ADDR_CHANGE before ESTABLISHED
+# (14-addr-change.client.sh; AC_FILES, AC_MOUNT_MAX; on demand;
+# Documentation/investigations/addr-change-kref.md). LD_CLIENT=stock
+# shows Debian's client.
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -88,7 +93,11 @@ sc_run() {
 		ld_unreachable "$client"
 		return 0
 		;;
-	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss, old-ack, unsent-first or unreachable (or nothing)" ;;
+	addr-change)
+		ld_addr_change "$client"
+		return 0
+		;;
+	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss, old-ack, unsent-first, unreachable or addr-change (or nothing)" ;;
 	esac
 	sc_pair linkdrop ours "" "$client" "" "$SCDIR/14-link-drops.client.sh" \
 		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
@@ -320,6 +329,29 @@ ld_unreachable() {
 	elif [ "$SC_FAILED" = 0 ]; then
 		SC_DESC+="; $w; $(vm_status "$VM_CLOG" reconnects 2>/dev/null)"
 		[ "$1" = stock ] || SC_DESC+="; $(vm_status "$VM_CLOG" closed 2>/dev/null)"
+	fi
+}
+
+# ld_addr_change CLIENT_KO: the LD_REPRO=addr-change pair and its
+# verdict. The bug is the client's: its endpoint put once too often after
+# the ADDR_CHANGE that reached a connecting cm_id, which the kernel
+# reports as a refcount_t underflow (or KASAN as a use-after-free) in the
+# client's log (REPRODUCED). Without it the run passes when the client's
+# checks passed: the event was seen, the mount finished once the filter
+# was gone and the files read back exact.
+ld_addr_change() {
+	[ "$VM_RDMA" = rxe ] || die "scenario 14: LD_REPRO=addr-change needs RoCE (VM_RDMA=rxe): rdma_cm follows bond failovers for RoCE and IPoIB only"
+	SC_DESC="xprtrdma: rdma_cm's ADDR_CHANGE (bond failover) while a connect waits (${SC_DESC#*(}"
+	sc_pair addrchg ours "" "$1" "" "$SCDIR/14-addr-change.client.sh" \
+		AC_FILES="${AC_FILES:-4}" AC_MOUNT_MAX="${AC_MOUNT_MAX:-150}"
+	local bad
+	SC_DESC+="; $(vm_status "$VM_CLOG" inject 2>/dev/null)"
+	bad=$(grep -am1 -E 'refcount_t: underflow|KASAN: [a-z-]+ in [a-z_]*rpcrdma|BUG: KASAN' "$VM_CLOG" | tr -d '\r')
+	if [ -n "$bad" ]; then
+		SC_DESC+="; REPRODUCED: ${bad#*] }"
+		SC_FAILED=1
+	elif [ "$SC_FAILED" = 0 ]; then
+		SC_DESC+="; $(vm_status "$VM_CLOG" writes 2>/dev/null); $(vm_status "$VM_CLOG" reconnects 2>/dev/null)"
 	fi
 }
 
