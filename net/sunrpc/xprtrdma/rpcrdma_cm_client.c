@@ -8,7 +8,8 @@
  * reply; rpcrdma_wc_receive() calls rpcrdma_cm_client_receive() for
  * every Receive completion; rpcrdma_ep_destroy() calls
  * rpcrdma_cm_client_destroy(); the UNREACHABLE handler calls
- * rpcrdma_cm_client_unreachable().
+ * rpcrdma_cm_client_unreachable(), and 6.1's ADDR_CHANGE handler
+ * rpcrdma_cm_client_addr_change().
  */
 
 #include <linux/build_bug.h>
@@ -211,6 +212,32 @@ void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt)
 	pr_warn_ratelimited("rpcrdma: %s: %u RPC(s) still waited for LOCAL_INV completions after the drain; sending them again\n",
 			    r_xprt->rx_xprt.address_strings[RPC_DISPLAY_ADDR],
 			    n);
+}
+
+/**
+ * rpcrdma_cm_client_addr_change - Take RDMA_CM_EVENT_ADDR_CHANGE
+ * @ep: the endpoint the event came to
+ *
+ * rdma_cm reports ADDR_CHANGE when the bond an id is bound to fails
+ * over to a slave with another MAC, in whatever state the id is. Up to
+ * 7.1 the handler then put the endpoint as DISCONNECTED does. Before
+ * ESTABLISHED no get balances that put: the failed connect's teardown
+ * frees the endpoint in its drain and puts it again (refcount_t
+ * underflow, a use-after-free, a cm_id never destroyed). Wake a connect
+ * attempt instead, which sees -ENODEV, and close an established
+ * connection without a put: the DISCONNECTED event that follows puts
+ * the reference taken at ESTABLISHED.
+ */
+void rpcrdma_cm_client_addr_change(struct rpcrdma_ep *ep)
+{
+	switch (xchg(&ep->re_connect_status, -ENODEV)) {
+	case 0:
+		wake_up_all(&ep->re_connect_wait);
+		break;
+	case 1:
+		rpcrdma_force_disconnect(ep);
+		break;
+	}
 }
 
 /**
