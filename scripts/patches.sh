@@ -120,10 +120,10 @@ ALWAYS_HOLD=("net/sunrpc/xprtrdma/rpcrdma_cm.c ^#include \"rpcrdma_cm_version\\.
 	"net/sunrpc/xprtrdma/rpcrdma_cm.c ^\\s+debugfs_create_atomic_t\\(\"unreachable\""
 	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_count_unreachable\\("
 	"include/linux/sunrpc/rpcrdma_cm.h ^bool rpcrdma_cm_client_unreachable\\("
-	# client_addr_change: only 6.1's xprtrdma lacks mainline's fix
-	# (af9b65b29af3), which 6.1.y never took
-	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^void rpcrdma_cm_client_addr_change\\("
-	"include/linux/sunrpc/rpcrdma_cm.h ^void rpcrdma_cm_client_addr_change\\("
+	# client_addr_change: 6.1's xprtrdma only, which lacks mainline's
+	# af9b65b29af3 (6.1.y never took it)
+	"net/sunrpc/xprtrdma/rpcrdma_cm_client.c ^bool rpcrdma_cm_client_addr_change\\("
+	"include/linux/sunrpc/rpcrdma_cm.h ^bool rpcrdma_cm_client_addr_change\\("
 	# debugfs: <debugfs>/rpcrdma_cm/, the registry of connections it
 	# lists and every counter only it shows; the negotiated values are
 	# traced instead (xprtrdma_cm_negotiate, svcrdma_cm_negotiate)

@@ -112,7 +112,7 @@ void rpcrdma_cm_client_destroy(struct rpcrdma_ep *ep);
 void rpcrdma_cm_cq_lockdep_class(struct ib_cq *cq);
 void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt);
 bool rpcrdma_cm_client_unreachable(struct rpcrdma_ep *ep);
-void rpcrdma_cm_client_addr_change(struct rpcrdma_ep *ep);
+bool rpcrdma_cm_client_addr_change(struct rpcrdma_ep *ep);
 void rpcrdma_cm_client_receive(struct rpcrdma_xprt *r_xprt,
 			       const struct ib_wc *wc);
 /* The client's default Receive Size (the rdma_max_inline_read sysctl):

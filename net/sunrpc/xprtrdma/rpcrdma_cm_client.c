@@ -215,29 +215,35 @@ void rpcrdma_cm_client_unpin_stranded(struct rpcrdma_xprt *r_xprt)
 }
 
 /**
- * rpcrdma_cm_client_addr_change - Take RDMA_CM_EVENT_ADDR_CHANGE
+ * rpcrdma_cm_client_addr_change - Take RDMA_CM_EVENT_ADDR_CHANGE (6.1)
  * @ep: the endpoint the event came to
  *
  * rdma_cm reports ADDR_CHANGE when the bond an id is bound to fails
- * over to a slave with another MAC, in whatever state the id is. Up to
- * 7.1 the handler then put the endpoint as DISCONNECTED does. Before
+ * over to a slave with another MAC, in whatever state the id is. 6.1's
+ * handler then put the endpoint as DISCONNECTED does. Before
  * ESTABLISHED no get balances that put: the failed connect's teardown
  * frees the endpoint in its drain and puts it again (refcount_t
- * underflow, a use-after-free, a cm_id never destroyed). Wake a connect
- * attempt instead, which sees -ENODEV, and close an established
- * connection without a put: the DISCONNECTED event that follows puts
- * the reference taken at ESTABLISHED.
+ * underflow, a use-after-free, a cm_id never destroyed). A connect
+ * attempt is therefore only woken, and sees -ENODEV.
+ *
+ * An established connection keeps 6.1's put, unlike mainline's fix: the
+ * failover has deleted the GID its DREQ would be sent from, so
+ * rdma_disconnect() sends nothing and no DISCONNECTED event ever puts
+ * the reference ESTABLISHED took.
+ *
+ * Return: true when the connection was established (the handler closes
+ * it and puts that reference), false otherwise.
  */
-void rpcrdma_cm_client_addr_change(struct rpcrdma_ep *ep)
+bool rpcrdma_cm_client_addr_change(struct rpcrdma_ep *ep)
 {
 	switch (xchg(&ep->re_connect_status, -ENODEV)) {
 	case 0:
 		wake_up_all(&ep->re_connect_wait);
-		break;
+		return false;
 	case 1:
-		rpcrdma_force_disconnect(ep);
-		break;
+		return true;
 	}
+	return false;
 }
 
 /**

@@ -17,7 +17,10 @@
 #      to every id bound to the bond whose source MAC differs;
 #   4. make eth0 active again, remove the filter, let the mount finish
 #      (AC_MOUNT_MAX, 150 s) and write and read back AC_FILES (4)
-#      files of 1 MiB exact.
+#      files of 1 MiB exact;
+#   5. fail over again with the connection established, then back, and
+#      write and read back again; after the unmount no cm_id may be left
+#      (AC_CMID_MAX, 90 s).
 # Up to 7.1 xprtrdma's ADDR_CHANGE case sets the status and jumps to the
 # DISCONNECTED case's put; before ESTABLISHED that put takes the
 # connect-time reference, so the failed connect's teardown frees the
@@ -73,6 +76,18 @@ for e in rdma_cma/cm_event_handler rdma_cma/cm_send_req rpcrdma/xprtrdma_connect
 	echo 1 >"$EV/$e/enable" ||
 		{ status trace FAIL "no trace event $e in this kernel"; finish; exit 1; }
 done
+# what becomes of the DREQs (shown when a cm_id outlives the mount):
+# rdma_cm's and ib_cm's events, and what ib_send_cm_dreq(),
+# ib_send_cm_drep() and rdma_create_ah() return (kretprobes)
+for p in ib_send_cm_dreq ib_send_cm_drep rdma_create_ah; do
+	echo "r:ac_$p $p ret=\$retval:s32" >>"$TRACING/kprobe_events" 2>/dev/null
+done
+for e in rdma_cma/cm_disconnect rdma_cma/cm_sent_dreq rdma_cma/cm_sent_drep \
+	rdma_cma/cm_id_destroy ib_cma/icm_send_dreq ib_cma/icm_dreq_skipped \
+	ib_cma/icm_send_drep ib_cma/icm_send_drep_err ib_cma/icm_mad_send_err \
+	kprobes/ac_ib_send_cm_dreq kprobes/ac_ib_send_cm_drep kprobes/ac_rdma_create_ah; do
+	[ -e "$EV/$e/enable" ] && echo 1 >"$EV/$e/enable"
+done
 echo 1 >"$TRACING/tracing_on"
 cat "$TRACING/trace_pipe" >/tmp/ac.trace &
 tpid=$!
@@ -122,6 +137,13 @@ else
 	status inject FAIL "rdma_cm reported no ADDR_CHANGE within 10 s of the failover: the reproducer did not reach the bug"
 fi
 grep -aE 'cm_send_req|ADDR_CHANGE|xprtrdma_connect' /tmp/ac.trace | head -n 6 | cut -c1-300 | sed 's/^/RPCRDMA-STEP: /'
+# a kernel that has just put a freed endpoint proves nothing more
+if dmesg | grep -q 'refcount_t: underflow'; then
+	status endpoint FAIL "the endpoint's reference underflowed after the event (the kernel's warning above); stopping here"
+	kill $tpid 2>/dev/null
+	finish
+	exit 1
+fi
 
 # ---- 4. back to eth0, then NFS I/O ------------------------------------------
 echo eth0 >$B/active_slave
@@ -150,19 +172,60 @@ if ! wait $mpid; then
 fi
 head -c 1048576 /dev/urandom >/tmp/ac.src
 sum=$(sha256sum </tmp/ac.src | cut -d' ' -f1)
-bad=
-i=0
-while [ $i -lt "$FILES" ]; do
-	timeout -s KILL 60 dd if=/tmp/ac.src of="$MNT/ac.$i" bs=1M oflag=direct 2>/dev/null &&
-		b=$(timeout -s KILL 60 dd if="$MNT/ac.$i" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1) &&
-		[ "$b" = "$sum" ] || bad="$bad ac.$i"
-	i=$((i + 1))
+# io_check CHECK WHEN: FILES O_DIRECT writes of 1 MiB, each read back
+io_check() {
+	_bad=
+	_i=0
+	while [ $_i -lt "$FILES" ]; do
+		timeout -s KILL 60 dd if=/tmp/ac.src of="$MNT/ac.$_i" bs=1M oflag=direct 2>/dev/null &&
+			_b=$(timeout -s KILL 60 dd if="$MNT/ac.$_i" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1) &&
+			[ "$_b" = "$sum" ] || _bad="$_bad ac.$_i"
+		_i=$((_i + 1))
+	done
+	if [ -z "$_bad" ]; then
+		status "$1" PASS "$FILES writes of 1 MiB $2 read back exact"
+	else
+		status "$1" FAIL "$2, did not write or read back exact:$_bad"
+	fi
+}
+io_check writes "after the failover during the connect"
+c1=$(mstat connect_count)
+a1=$(grep -ac 'xprtrdma_connect' /tmp/ac.trace)
+
+# ---- 5. the same failover on the established connection ------------------
+# Mainline's fix closes it without a put; the DISCONNECTED event that
+# follows (once the DREQ, lost while the dummy is active, is sent again
+# over eth0) puts the reference ESTABLISHED took, and the cm_id goes.
+n0=$(grep -ac 'ADDR_CHANGE' /tmp/ac.trace)
+echo dummy0 >$B/active_slave
+j=0
+while [ $j -lt 100 ] && [ "$(grep -ac 'ADDR_CHANGE' /tmp/ac.trace)" -le "$n0" ]; do
+	usleep 100000
+	j=$((j + 1))
 done
-if [ -z "$bad" ]; then
-	status writes PASS "$FILES writes of 1 MiB after the failover read back exact"
+sleep 3
+echo eth0 >$B/active_slave
+if [ "$(grep -ac 'ADDR_CHANGE' /tmp/ac.trace)" -gt "$n0" ]; then
+	status inject-established INFO "rdma_cm reported ADDR_CHANGE on the established connection, $((j / 10)) s after the failover"
 else
-	status writes FAIL "did not write or read back exact:$bad"
+	status inject-established FAIL "rdma_cm reported no ADDR_CHANGE on the established connection within 10 s of the failover"
+fi
+io_check writes-established "after the failover of the established connection"
+status reconnects INFO "connect_count $c1 after $a1 connect attempt(s) once mounted, $(mstat connect_count) after the second failover"
+umount_nfs
+# no cm_id may outlive the mount (one whose last put never came stays)
+j=0
+while [ $j -lt "${AC_CMID_MAX:-90}" ] && [ -n "$(rdma resource show cm_id 2>/dev/null)" ]; do
+	sleep 1
+	j=$((j + 1))
+done
+ids=$(rdma resource show cm_id 2>/dev/null)
+if [ -z "$ids" ]; then
+	status cm-ids PASS "no cm_id left $j s after the unmount"
+else
+	status cm-ids FAIL "cm_id(s) left ${AC_CMID_MAX:-90} s after the unmount: $(echo "$ids" | tr '\n' ' ' | cut -c1-300)"
+	grep -aE 'cm_disconnect|cm_sent_d|cm_id_destroy|icm_|ac_|DISCONNECTED|ADDR_CHANGE' /tmp/ac.trace |
+		cut -c1-260 | sed 's/^/RPCRDMA-STEP: /'
 fi
 kill $tpid 2>/dev/null
-status reconnects INFO "connect_count $(mstat connect_count) once mounted, after $(grep -ac 'xprtrdma_connect' /tmp/ac.trace) connect attempt(s)"
 finish
