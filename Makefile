@@ -105,7 +105,7 @@ siw: ## build siw.ko out of tree for $(KVER), with the fixes of scripts/coccinel
 rxe: ## build rdma_rxe.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/rxe (RXE_UPSTREAM=1: without)
 	@$(TOP)/scripts/rxe.sh
 
-ibcore: ## build ib_core.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/ibcore: a CM message whose send fails locally is resent (IBCORE_UPSTREAM=1: without)
+ibcore: ## build ib_core.ko and ib_cm.ko out of tree for $(KVER), with the fixes of scripts/coccinelle/ibcore: a CM message whose send fails locally is resent, a DREQ that cannot be sent is reported (IBCORE_UPSTREAM=1: without)
 	@$(TOP)/scripts/ibcore.sh
 
 lint: ## checkpatch --strict, kernel-doc, W=1 + sparse build, shellcheck

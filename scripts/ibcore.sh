@@ -1,28 +1,29 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make ibcore: build the RDMA core (ib_core.ko) out of tree for $KVER,
-# with the fixes of scripts/coccinelle/ibcore/ (IBCORE_UPSTREAM=1:
-# without them).
+# make ibcore: build the RDMA core (ib_core.ko) and its connection
+# manager (ib_cm.ko) out of tree for $KVER, with the fixes of
+# scripts/coccinelle/ibcore/ (IBCORE_UPSTREAM=1: without them).
 #
-#   ibcore.sh            build build/$KVER/ibcore/ib_core.ko
+#   ibcore.sh            build build/$KVER/ibcore/ib_core.ko, ib_cm.ko
 #   ibcore.sh fixes-id   print what a build would apply now ("upstream" or
 #                        a hash of the rules), as rxe.sh does
 #
-# Debian builds ib_core itself (CONFIG_INFINIBAND=m); this one replaces
-# it in the VM rig (VM_IBCORE=fixed, scripts/vm/lib.sh), from updates/,
-# under the same name. Every other RDMA module of the image (ib_cm,
-# rdma_cm, rdma_rxe, siw, rpcrdma) loads on top of it unchanged, so the
-# build checks that the symbols it exports carry the CRCs of Debian's
-# own ib_core (Module.symvers): a mismatch would make each of them refuse
-# to load. The sources are copied at build time from the target kernel's
-# tree (drivers/infiniband/core); none of it is committed here. A kernel
-# that has every fix upstream (7.3's MAD layer) gets ib_core as its
-# source has it. Output: build/$KVER/ibcore/ib_core.ko, its debug
-# information stripped (each VM's initramfs carries it), and
+# Debian builds both itself (CONFIG_INFINIBAND=m); these replace them in
+# the VM rig (VM_IBCORE=fixed, scripts/vm/lib.sh), from updates/, under
+# the same names. Every other RDMA module of the image (rdma_cm,
+# rdma_rxe, siw, rpcrdma) loads on top of them unchanged, so the build
+# checks that the symbols each exports carry the CRCs of Debian's own
+# (Module.symvers): a mismatch would make the others refuse to load. The
+# sources are copied at build time from the target kernel's tree
+# (drivers/infiniband/core); none of it is committed here. A module
+# that has every fix upstream (7.3's MAD layer) is built as its source
+# has it. Output: build/$KVER/ibcore/ib_core.ko and ib_cm.ko, their
+# debug information stripped (each VM's initramfs carries them), and
 # build/$KVER/ibcore-fixes.patch, what the rules changed (checkpatch
-# --strict clean). Documentation/investigations/stale-server-connection.md
-# says what the fix is for.
+# --strict clean). What the fixes are for:
+# Documentation/investigations/stale-server-connection.md (ib_core's MAD
+# layer) and addr-change-kref.md (ib_cm's unsent DREQ).
 
 set -e -o pipefail
 # shellcheck source=scripts/lib.sh
@@ -40,17 +41,17 @@ ibcore_fixes_id() {
 	fi
 }
 
-# ibcore_check_crcs: every symbol the new ib_core exports must carry the
-# CRC Debian's ib_core has for it ($KVER's Module.symvers), or the modules
-# built against Debian's would refuse to load on top of it.
+# ibcore_check_crcs MODULE: every symbol the new MODULE exports must
+# carry the CRC Debian's MODULE has for it ($KVER's Module.symvers), or
+# the modules built against Debian's would refuse to load on top of it.
 ibcore_check_crcs() {
-	local want=$KBUILD_DIR/Module.symvers got=$WORK/Module.symvers diffs
-	[ -s "$got" ] || die "the ib_core build wrote no $got: cannot compare its exports with $KVER's"
-	diffs=$(diff <(awk '$3 ~ /(^|\/)ib_core$/ {print $2, $1}' "$want" | sort) \
-		<(awk '{print $2, $1}' "$got" | sort)) ||
-		die "ib_core's exports differ from $KVER's own (symbol CRC, from $want): ib_cm, rdma_cm and the drivers would not load on top of it:
+	local mod=$1 want=$KBUILD_DIR/Module.symvers got=$WORK/Module.symvers diffs
+	[ -s "$got" ] || die "the $mod build wrote no $got: cannot compare its exports with $KVER's"
+	diffs=$(diff <(awk -v m="$mod" '$3 ~ "(^|/)" m "$" {print $2, $1}' "$want" | sort) \
+		<(awk -v m="$mod" '$3 ~ "(^|/)" m "$" {print $2, $1}' "$got" | sort)) ||
+		die "$mod's exports differ from $KVER's own (symbol CRC, from $want): rdma_cm and the drivers would not load on top of it:
 $(echo "$diffs" | head -10)"
-	msg "all $(wc -l <"$got") symbols ib_core exports have $KVER's CRCs: Debian's RDMA modules load on top of it"
+	msg "all $(awk -v m="$mod" '$3 ~ "(^|/)" m "$"' "$got" | wc -l) symbols $mod exports have $KVER's CRCs: Debian's RDMA modules load on top of it"
 }
 
 case ${1:-} in
@@ -78,9 +79,19 @@ y) die "kernel $KVER has the RDMA core built in (CONFIG_INFINIBAND=y): a module 
 esac
 
 # 2. Copy the sources into a fresh work directory and generate a Kbuild
-#    file from upstream's Makefile (ib_core's objects only).
+#    file from upstream's Makefile (ib_core's and ib_cm's objects only).
 oot_stage
-oot_kbuild "obj-m += ib_core.o"
+core_objs=("${OOT_OBJS[@]}")
+oot_objs ib_cm
+cm_objs=("${OOT_OBJS[@]}")
+OOT_OBJS=("${core_objs[@]}")
+# cm_trace.h names itself for define_trace.h by its path in the kernel
+# tree, relative to an include directory (TRACE_INCLUDE_PATH
+# ../../drivers/infiniband/core): give its object such a directory
+mkdir -p "$WORK/inc/trace" "$WORK/drivers/infiniband/core"
+ln -s ../../../cm_trace.h "$WORK/drivers/infiniband/core/cm_trace.h"
+oot_kbuild "obj-m += ib_core.o ib_cm.o" "ib_cm-y := ${cm_objs[*]}" \
+	"CFLAGS_cm_trace.o += -I\$(src)/inc/trace"
 
 # 2b. The fixes; IBCORE_UPSTREAM=1 builds ib_core as the source has it.
 if [ "${IBCORE_UPSTREAM:-0}" = 1 ]; then
@@ -96,9 +107,12 @@ ibcore_fixes_id >"$WORK/fixes-id"
 #    $KVER and that every module built against Debian's ib_core loads on
 #    top of it (the same CRC for every exported symbol); 5. publish it.
 oot_build
-oot_check_module
-ibcore_check_crcs
-strip --strip-debug "$WORK/$OOT_MODULE.ko" || die "strip --strip-debug failed on $WORK/$OOT_MODULE.ko"
+[ -e "$WORK/ib_cm.ko" ] || die "make succeeded but produced no ib_cm.ko; see $LOG"
+for m in ib_core ib_cm; do
+	oot_check_module "$m"
+	ibcore_check_crcs "$m"
+	strip --strip-debug "$WORK/$m.ko" || die "strip --strip-debug failed on $WORK/$m.ko"
+done
 oot_publish
-msg "done: ${KO#"$TOP"/} (fixes: $(cat "$DEST/fixes-id"))"
+msg "done: ${KO#"$TOP"/} and ib_cm.ko beside it (fixes: $(cat "$DEST/fixes-id"))"
 msg "in the VM rig: VM_IBCORE=fixed (see Documentation/investigations/stale-server-connection.md)"

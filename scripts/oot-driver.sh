@@ -82,12 +82,8 @@ oot_check_kdeps() {
 # oot_stage [PATH...]: copy the driver's sources into a fresh $WORK (after
 # removing $DEST, $WORK and the PATHs, left by an older layout) under
 # $OUT/.$OOT_NAME.lock, held until the script ends, and set OOT_OBJS to
-# the object list of upstream's Makefile: $OOT_MODULE-y, plus each
-# $OOT_MODULE-$(CONFIG_X) whose symbol the target kernel sets to y (7.x
-# builds rxe_odp.o only with on-demand paging), so that a series which
-# adds or renames a file still builds.
+# $OOT_MODULE's object list (oot_objs).
 oot_stage() {
-	local var list sym o listed=()
 	msg "copying $OOT_NAME sources from $OOT_SRC"
 	mkdir -p "$OUT"
 	exec 9>"$OUT/.$OOT_NAME.lock"
@@ -95,6 +91,15 @@ oot_stage() {
 	rm -rf "$DEST" "$WORK" "$@"
 	mkdir -p "$WORK"
 	cp "$OOT_SRC"/*.c "$OOT_SRC"/*.h "$WORK"/
+	oot_objs "$OOT_MODULE"
+}
+
+# oot_objs MODULE: set OOT_OBJS to MODULE's object list in upstream's
+# Makefile: MODULE-y, plus each MODULE-$(CONFIG_X) whose symbol the
+# target kernel sets to y (7.x builds rxe_odp.o only with on-demand
+# paging), so that a series which adds or renames a file still builds.
+oot_objs() {
+	local mod=$1 var list sym o listed=()
 	OOT_OBJS=()
 	while read -r var list; do
 		case $var in
@@ -104,13 +109,13 @@ oot_stage() {
 			sym=${sym%')'}
 			[ "$(kconfig "$sym")" = y ] || { msg "  leaving out $list (CONFIG_$sym is not y)"; continue; }
 			;;
-		*) die "cannot read '$OOT_MODULE-$var' in $OOT_SRC/Makefile" ;;
+		*) die "cannot read '$mod-$var' in $OOT_SRC/Makefile" ;;
 		esac
 		read -r -a listed <<<"$list"
 		OOT_OBJS+=("${listed[@]}")
 	done < <(sed -e ':a' -e '/\\$/{N;s/\\\n//;ba}' "$OOT_SRC/Makefile" |
-		sed -n "s/^$OOT_MODULE-\([^[:space:]:+]*\)[[:space:]]*[:+]\?=[[:space:]]*/\1 /p")
-	[ ${#OOT_OBJS[@]} -gt 0 ] || die "cannot read the $OOT_MODULE-y object list from $OOT_SRC/Makefile"
+		sed -n "s/^$mod-\([^[:space:]:+]*\)[[:space:]]*[:+]\?=[[:space:]]*/\1 /p")
+	[ ${#OOT_OBJS[@]} -gt 0 ] || die "cannot read the $mod-y object list from $OOT_SRC/Makefile"
 	for o in "${OOT_OBJS[@]}"; do
 		[ -e "$WORK/${o%.o}.c" ] || die "$OOT_SRC/Makefile lists $o but ${o%.o}.c is missing"
 	done
@@ -194,36 +199,38 @@ oot_build() {
 	msg "built in $((SECONDS - start)) s"
 }
 
-# oot_check_module: the module must load into the target kernel: every
-# symbol it imports exported (modpost's verdict, then an independent
-# look at its undefined symbols against the headers' Module.symvers),
-# its vermagic $KVER's, and every module it depends on one that
-# Module.symvers names as an exporter (the headers describe the image;
-# neither needs to be installed, so modinfo -k cannot be asked).
+# oot_check_module [MODULE]: the module ($OOT_MODULE, or MODULE when a
+# directory builds more than one) must load into the target kernel:
+# every symbol it imports exported (modpost's verdict, then an
+# independent look at its undefined symbols against the headers'
+# Module.symvers), its vermagic $KVER's, and every module it depends on
+# one that Module.symvers names as an exporter (the headers describe the
+# image; neither needs to be installed, so modinfo -k cannot be asked).
 oot_check_module() {
-	local ko=$WORK/$OOT_MODULE.ko symvers=$KBUILD_DIR/Module.symvers
+	local mod=${1:-$OOT_MODULE}
+	local ko=$WORK/$mod.ko symvers=$KBUILD_DIR/Module.symvers
 	local unexported more vermagic deps d
-	unexported=$(sed -n "s/.*modpost: \"\([^\"]*\)\" \[.*$OOT_MODULE\.ko\] undefined!.*/\1/p" "$LOG" | sort -u)
-	[ -e "$symvers" ] || die "no $symvers: cannot check $OOT_MODULE.ko's symbols and dependencies"
+	unexported=$(sed -n "s/.*modpost: \"\([^\"]*\)\" \[.*$mod\.ko\] undefined!.*/\1/p" "$LOG" | sort -u)
+	[ -e "$symvers" ] || die "no $symvers: cannot check $mod.ko's symbols and dependencies"
 	more=$(comm -23 <(nm -u "$ko" | awk '{print $2}' | sort -u) \
 		<(awk '{print $2}' "$symvers" | sort -u))
 	unexported=$(printf '%s\n%s\n' "$unexported" "$more" | sed '/^$/d' | sort -u)
 	[ -z "$unexported" ] ||
-		die "kernel $KVER does not export symbols $OOT_MODULE.ko needs: $(echo "$unexported" | tr '\n' ' ')(see $LOG); this kernel cannot load an out-of-tree $OOT_NAME"
-	msg "all $(nm -u "$ko" | wc -l) undefined symbols of $OOT_MODULE.ko are exported by $KVER"
+		die "kernel $KVER does not export symbols $mod.ko needs: $(echo "$unexported" | tr '\n' ' ')(see $LOG); this kernel cannot load an out-of-tree $OOT_NAME"
+	msg "all $(nm -u "$ko" | wc -l) undefined symbols of $mod.ko are exported by $KVER"
 
 	vermagic=$(modinfo -F vermagic "$ko")
 	case $vermagic in
 	"$KVER "*) ;;
-	*) die "$OOT_MODULE.ko has vermagic '$vermagic', not $KVER" ;;
+	*) die "$mod.ko has vermagic '$vermagic', not $KVER" ;;
 	esac
 	deps=$(modinfo -F depends "$ko" | tr ',' ' ')
 	for d in $deps; do
 		awk -v d="${d//-/_}" '{n = split($3, p, "/"); m = p[n]; gsub("-", "_", m)
 			if (m == d) {found = 1; exit}} END {exit !found}' "$symvers" ||
-			die "$OOT_MODULE.ko depends on module $d, which $KVER does not have ($symvers names no such exporter)"
+			die "$mod.ko depends on module $d, which $KVER does not have ($symvers names no such exporter)"
 	done
-	msg "$OOT_MODULE.ko depends on: ${deps:-nothing}; each exports symbols in $KVER's Module.symvers"
+	msg "$mod.ko depends on: ${deps:-nothing}; each exports symbols in $KVER's Module.symvers"
 }
 
 # oot_publish: $WORK becomes $DEST only now, so $KO exists only after a
