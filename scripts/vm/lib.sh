@@ -23,11 +23,13 @@
 #                 14, which drop links: Debian's rxe never recovers from a
 #                 failed send on its GSI QP, Documentation/investigations/
 #                 rxe-gsi-qp-link-drop.md) or a path to an rdma_rxe.ko
-#   VM_IBCORE     which ib_core both guests load: "stock" (Debian's, the
-#                 default) or "fixed" (build/$KVER/ibcore/ib_core.ko of
-#                 make ibcore, built or rebuilt to match scripts/coccinelle/
-#                 ibcore/: a CM message whose send fails locally is resent,
-#                 Documentation/investigations/stale-server-connection.md)
+#   VM_IBCORE     which ib_core and ib_cm both guests load: "stock"
+#                 (Debian's, the default) or "fixed" (build/$KVER/ibcore/
+#                 ib_core.ko and ib_cm.ko of make ibcore, built or rebuilt
+#                 to match scripts/coccinelle/ibcore/: a CM message whose
+#                 send fails locally is resent, Documentation/
+#                 investigations/stale-server-connection.md; a DREQ that
+#                 cannot be sent is reported, addr-change-kref.md)
 #   VM_PCAP       write a pcap of the virtual wire to this path (1: to
 #                 wire.pcap beside each pair's console logs)
 #   VM_MEM        guest memory in MiB (default 512)
@@ -252,7 +254,7 @@ vm_ensure_siw() {
 	esac
 	want=$(siw_fixes_id)
 	have=$(cat "${ko%/siw.ko}/fixes-id" 2>/dev/null || echo none)
-	[ -f "$ko" ] && [ "$have" = "$want" ] && return 0
+	[ -f "$ko" ] && [ -f "${ko%/ib_core.ko}/ib_cm.ko" ] && [ "$have" = "$want" ] && return 0
 	if [ -f "$ko" ]; then
 		msg "siw.ko for $KVER was built with fixes '$have', '$want' wanted: rebuilding it ('make siw')"
 	else
@@ -288,7 +290,7 @@ vm_ensure_rxe() {
 	esac
 	want=$("$TOP/scripts/rxe.sh" fixes-id)
 	have=$(cat "${ko%/rdma_rxe.ko}/fixes-id" 2>/dev/null || echo none)
-	[ -f "$ko" ] && [ "$have" = "$want" ] && return 0
+	[ -f "$ko" ] && [ -f "${ko%/ib_core.ko}/ib_cm.ko" ] && [ "$have" = "$want" ] && return 0
 	if [ -f "$ko" ]; then
 		msg "rdma_rxe.ko for $KVER was built with fixes '$have', '$want' wanted: rebuilding it ('make rxe')"
 	else
@@ -316,7 +318,7 @@ vm_ensure_ibcore() {
 	[ -n "$ko" ] || return 0
 	want=$("$TOP/scripts/ibcore.sh" fixes-id)
 	have=$(cat "${ko%/ib_core.ko}/fixes-id" 2>/dev/null || echo none)
-	[ -f "$ko" ] && [ "$have" = "$want" ] && return 0
+	[ -f "$ko" ] && [ -f "${ko%/ib_core.ko}/ib_cm.ko" ] && [ "$have" = "$want" ] && return 0
 	if [ -f "$ko" ]; then
 		msg "ib_core.ko for $KVER was built with fixes '$have', '$want' wanted: rebuilding it ('make ibcore')"
 	else
@@ -412,7 +414,10 @@ vm_overlay() {
 			echo "RXE_MODULE=stock"
 		fi
 		echo "IBCORE_MODULE=$VM_IBCORE"
-		[ "$VM_IBCORE" = stock ] || echo "IBCORE_BUILDID=$(vm_buildid "$(vm_ibcore_ko)")"
+		if [ "$VM_IBCORE" != stock ]; then
+			echo "IBCORE_BUILDID=$(vm_buildid "$(vm_ibcore_ko)")"
+			echo "IBCM_BUILDID=$(vm_buildid "$(dirname "$(vm_ibcore_ko)")/ib_cm.ko")"
+		fi
 		echo "VM_SERVER_IP=$VM_SERVER_IP"
 		echo "VM_CLIENT_IP=$VM_CLIENT_IP"
 		printf 'RPCRDMA_PARAMS=%q\n' "$params"
@@ -444,8 +449,8 @@ vm_overlay() {
 		cp "$rxe" "$d/usr/lib/modules/$KVER/updates/rdma_rxe.ko"
 	fi
 	if [ "$VM_IBCORE" != stock ]; then
-		cp "$(vm_ibcore_ko)" "$d/usr/lib/modules/$KVER/updates/ib_core.ko" ||
-			die "VM_IBCORE=$VM_IBCORE: cannot copy $(vm_ibcore_ko)"
+		cp "$(vm_ibcore_ko)" "$(dirname "$(vm_ibcore_ko)")/ib_cm.ko" "$d/usr/lib/modules/$KVER/updates/" ||
+			die "VM_IBCORE=$VM_IBCORE: cannot copy $(vm_ibcore_ko) and the ib_cm.ko beside it (make ibcore builds both)"
 	fi
 	(cd "$d" && find . -print0 | LC_ALL=C sort -z |
 		cpio --null -o -H newc --quiet --owner=0:0) >"$out.ovl" ||

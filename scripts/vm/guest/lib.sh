@@ -83,8 +83,8 @@ vm_boot() {
 			[ "${loaded%"$RXE_BUILDID"}" != "$loaded" ] && _rxe_ok=1
 		check "rxe-$VM_ROLE" "$RXE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$RXE_BUILDID" [ "$_rxe_ok" = 1 ]
 	fi
-	# make ibcore's ib_core (VM_IBCORE=fixed): loaded from updates/, with
-	# the build ID the host sent
+	# make ibcore's ib_core and ib_cm (VM_IBCORE=fixed): loaded from
+	# updates/, with the build IDs the host sent
 	if [ "${IBCORE_MODULE:-stock}" != stock ]; then
 		where=$(modinfo -n ib_core 2>/dev/null)
 		loaded=$(od -An -tx1 -v /sys/module/ib_core/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
@@ -94,6 +94,15 @@ vm_boot() {
 		check "ibcore-$VM_ROLE" "$IBCORE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$IBCORE_BUILDID" [ "$_ibc_ok" = 1 ]
 	fi
 	modprobe rdma_cm
+	# ib_cm comes with rdma_cm
+	if [ "${IBCORE_MODULE:-stock}" != stock ]; then
+		where=$(modinfo -n ib_cm 2>/dev/null)
+		loaded=$(od -An -tx1 -v /sys/module/ib_cm/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
+		_ibc_ok=0
+		[ "${where#*/updates/}" != "$where" ] && [ -n "$IBCM_BUILDID" ] &&
+			[ "${loaded%"$IBCM_BUILDID"}" != "$loaded" ] && _ibc_ok=1
+		check "ibcm-$VM_ROLE" "$IBCORE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$IBCM_BUILDID" [ "$_ibc_ok" = 1 ]
+	fi
 	# shellcheck disable=SC2086
 	modprobe rpcrdma $RPCRDMA_PARAMS || status modules FAIL "modprobe rpcrdma $RPCRDMA_PARAMS failed"
 	# the loaded module must be the one the host meant (build ID)
