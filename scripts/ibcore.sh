@@ -115,4 +115,4 @@ for m in ib_core ib_cm; do
 done
 oot_publish
 msg "done: ${KO#"$TOP"/} and ib_cm.ko beside it (fixes: $(cat "$DEST/fixes-id"))"
-msg "in the VM rig: VM_IBCORE=fixed (see Documentation/investigations/stale-server-connection.md)"
+msg "in the VM rig: VM_IBCORE=fixed (see Documentation/investigations/stale-server-connection.md and addr-change-kref.md)"
