@@ -598,6 +598,9 @@ do_generate() {
 	feat_refused
 	sw_generate siw "$name" "$email"
 	sw_generate rxe "$name" "$email"
+	# ib_cm's fix goes to mainline (and from there to stable): a series
+	# of its own for the RDMA core's maintainers
+	sw_generate ibcm "$name" "$email" drivers/infiniband/core
 	fix_generate
 	echo "$stamp" >"$OUT/.stamp"
 	msg "patches: features, $(ls "$FEAT"/0*.patch | wc -l) files in build/patches/features/ ($((SECONDS - t0)) s)"
@@ -630,7 +633,7 @@ do_stable() {
 }
 
 # sw_generate DRV NAME EMAIL [DIR OUT PREFIX]: build/patches/DRV/ (siw,
-# rxe), a series of its own for the driver's maintainers (linux-rdma):
+# rxe, ibcm), a series of its own for the driver's maintainers (linux-rdma):
 # what make DRV fixes in it (scripts/coccinelle/DRV/), one patch per
 # scripts/patches/DRV/NN-*.msg ("Rules: DRV/<rule>"), made by the same
 # rules against the same tree. DIR is the source directory when it is
@@ -1018,7 +1021,7 @@ do_check() {
 	flock 8 || die "cannot lock $PCACHE.lock"
 	prepare_tree
 
-	mapfile -t SWPATCHES < <(series_patches "$OUT/siw"; series_patches "$OUT/rxe")
+	mapfile -t SWPATCHES < <(series_patches "$OUT/siw"; series_patches "$OUT/rxe"; series_patches "$OUT/ibcm")
 	touched=$(grep -h '^diff --git a/' "${PATCHES[@]}" "${SWPATCHES[@]}" | awk '{print substr($3, 3)}' | sort -u)
 	printf '%s\n' "$touched" >"$TREE/.rpcrdma-touched"
 
@@ -1075,6 +1078,7 @@ do_check() {
 
 	check_sw siw RDMA_SIW
 	check_sw rxe RDMA_RXE
+	check_sw ibcm INFINIBAND drivers/infiniband/core/cm.o
 
 	# The module from the fully patched tree, for the VM scenarios.
 	t0=$SECONDS
@@ -1109,12 +1113,13 @@ do_check() {
 	[ "$FAILED" -eq 0 ] || { printf '  %s\n' "${RESULTS[@]}" >&2; die "patches-check failed (logs in build/patches/check/)"; }
 }
 
-# check_sw DRV SYM: the series of build/patches/DRV/ (siw, rxe) on the
-# tree: each patch applies, the driver compiles (CONFIG_SYM=m on the
+# check_sw DRV SYM [TARGET]: the series of build/patches/DRV/ (siw, rxe,
+# ibcm) on the tree: each patch applies, the driver compiles (TARGET,
+# drivers/infiniband/sw/DRV/ by default, with CONFIG_SYM=m on the
 # command line: Debian's configs leave siw out), checkpatch --strict has
 # nothing to say. Appends to RESULTS, sets FAILED.
 check_sw() {
-	local drv=$1 sym=$2 patch n=0 line t0=$SECONDS
+	local drv=$1 sym=$2 target=${3:-drivers/infiniband/sw/$1/} patch n=0 line t0=$SECONDS
 	local -a patches
 	mapfile -t patches < <(series_patches "$OUT/$drv")
 	[ ${#patches[@]} -gt 0 ] || return 0
@@ -1140,7 +1145,7 @@ check_sw() {
 		RESULTS+=("$line")
 		msg "check: $line"
 	done
-	if kmake "CONFIG_$sym=m" "drivers/infiniband/sw/$drv/" >"$CK_LOG/build-$drv.log" 2>&1 &&
+	if kmake "CONFIG_$sym=m" "$target" >"$CK_LOG/build-$drv.log" 2>&1 &&
 	   ! grep -q 'warning:' "$CK_LOG/build-$drv.log"; then
 		line="$drv: build ok ($(grep -cE '^ +CC' "$CK_LOG/build-$drv.log") objects compiled, $((SECONDS - t0)) s)"
 	else
