@@ -48,8 +48,11 @@
 # rdma_cm then reporting ADDR_CHANGE before ESTABLISHED, then once more
 # with the connection established (14-addr-change.client.sh; AC_FILES,
 # AC_MOUNT_MAX, AC_CMID_MAX; on demand;
-# Documentation/investigations/addr-change-kref.md). LD_CLIENT=stock
-# shows Debian's client.
+# Documentation/investigations/addr-change-kref.md). LD_REPRO=addr-reapply
+# removes the client's address and adds it again under an established
+# connection, then unmounts (14-addr-reapply.client.sh; AR_FILES,
+# AR_CMID_MAX; on demand; the same page). LD_CLIENT=stock shows Debian's
+# client.
 SC_DESC="fio crc32c verify across client, server and overlapping link drops with a reconnect"
 sc_run() {
 	# the scenario's own rxe and time budget (three recoveries at most
@@ -98,7 +101,11 @@ sc_run() {
 		ld_addr_change "$client"
 		return 0
 		;;
-	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss, old-ack, unsent-first, unreachable or addr-change (or nothing)" ;;
+	addr-reapply)
+		ld_addr_reapply "$client"
+		return 0
+		;;
+	*) die "scenario 14: LD_REPRO=$LD_REPRO: say tx-stall, dreq-loss, old-ack, unsent-first, unreachable, addr-change or addr-reapply (or nothing)" ;;
 	esac
 	sc_pair linkdrop ours "" "$client" "" "$SCDIR/14-link-drops.client.sh" \
 		LD_RECOVER_MAX="${LD_RECOVER_MAX:-180}"
@@ -367,6 +374,25 @@ ld_addr_change() {
 		SC_FAILED=1
 	elif [ "$SC_FAILED" = 0 ]; then
 		SC_DESC+="; $(vm_status "$VM_CLOG" writes-established 2>/dev/null)"
+		SC_DESC+="; $(vm_status "$VM_CLOG" reconnects 2>/dev/null); $(vm_status "$VM_CLOG" cm-ids 2>/dev/null)"
+	fi
+}
+
+# ld_addr_reapply CLIENT_KO: the LD_REPRO=addr-reapply pair and its
+# verdict: a cm_id still there after the unmount is REPRODUCED (the
+# DREQ of a connection whose address was reapplied could not be sent,
+# and nothing said so). Without it the run passes when the client's
+# checks passed: the files read back exact before and after.
+ld_addr_reapply() {
+	[ "$VM_RDMA" = rxe ] || die "scenario 14: LD_REPRO=addr-reapply needs RoCE (VM_RDMA=rxe): the address's GIDs are RoCE's"
+	SC_DESC="xprtrdma: the client's address removed and added again under an established connection, then the unmount (${SC_DESC#*(}"
+	sc_pair addrre ours "" "$1" "" "$SCDIR/14-addr-reapply.client.sh" \
+		AR_FILES="${AR_FILES:-4}" AR_CMID_MAX="${AR_CMID_MAX:-90}"
+	SC_DESC+="; $(vm_status "$VM_CLOG" writes-after 2>/dev/null)"
+	if [ "$(vm_result "$VM_CLOG" cm-ids)" = FAIL ]; then
+		SC_DESC+="; REPRODUCED: $(vm_status "$VM_CLOG" cm-ids 2>/dev/null)"
+		SC_FAILED=1
+	elif [ "$SC_FAILED" = 0 ]; then
 		SC_DESC+="; $(vm_status "$VM_CLOG" reconnects 2>/dev/null); $(vm_status "$VM_CLOG" cm-ids 2>/dev/null)"
 	fi
 }
