@@ -76,32 +76,17 @@ vm_boot() {
 	# make rxe's rdma_rxe (VM_RXE=fixed): the one loaded must be the
 	# host's (updates/, build ID), not Debian's
 	if [ "$VM_RDMA" = rxe ] && [ "${RXE_MODULE:-stock}" != stock ]; then
-		where=$(modinfo -n rdma_rxe 2>/dev/null)
-		loaded=$(od -An -tx1 -v /sys/module/rdma_rxe/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
-		_rxe_ok=0
-		[ "${where#*/updates/}" != "$where" ] && [ -n "$RXE_BUILDID" ] &&
-			[ "${loaded%"$RXE_BUILDID"}" != "$loaded" ] && _rxe_ok=1
-		check "rxe-$VM_ROLE" "$RXE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$RXE_BUILDID" [ "$_rxe_ok" = 1 ]
+		check_updates_module "rxe-$VM_ROLE" rdma_rxe "$RXE_MODULE" "$RXE_BUILDID"
 	fi
 	# make ibcore's ib_core and ib_cm (VM_IBCORE=fixed): loaded from
 	# updates/, with the build IDs the host sent
 	if [ "${IBCORE_MODULE:-stock}" != stock ]; then
-		where=$(modinfo -n ib_core 2>/dev/null)
-		loaded=$(od -An -tx1 -v /sys/module/ib_core/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
-		_ibc_ok=0
-		[ "${where#*/updates/}" != "$where" ] && [ -n "$IBCORE_BUILDID" ] &&
-			[ "${loaded%"$IBCORE_BUILDID"}" != "$loaded" ] && _ibc_ok=1
-		check "ibcore-$VM_ROLE" "$IBCORE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$IBCORE_BUILDID" [ "$_ibc_ok" = 1 ]
+		check_updates_module "ibcore-$VM_ROLE" ib_core "$IBCORE_MODULE" "$IBCORE_BUILDID"
 	fi
 	modprobe rdma_cm
 	# ib_cm comes with rdma_cm
 	if [ "${IBCORE_MODULE:-stock}" != stock ]; then
-		where=$(modinfo -n ib_cm 2>/dev/null)
-		loaded=$(od -An -tx1 -v /sys/module/ib_cm/notes/.note.gnu.build-id 2>/dev/null | tr -d ' \n')
-		_ibc_ok=0
-		[ "${where#*/updates/}" != "$where" ] && [ -n "$IBCM_BUILDID" ] &&
-			[ "${loaded%"$IBCM_BUILDID"}" != "$loaded" ] && _ibc_ok=1
-		check "ibcm-$VM_ROLE" "$IBCORE_MODULE ${where#/lib/modules/"$KVER"/} build-id=$IBCM_BUILDID" [ "$_ibc_ok" = 1 ]
+		check_updates_module "ibcm-$VM_ROLE" ib_cm "$IBCORE_MODULE" "$IBCM_BUILDID"
 	fi
 	# shellcheck disable=SC2086
 	modprobe rpcrdma $RPCRDMA_PARAMS || status modules FAIL "modprobe rpcrdma $RPCRDMA_PARAMS failed"
@@ -298,6 +283,38 @@ wait_server() {
 		sleep 1
 	done
 	: >/tmp/server-up
+}
+
+# check_updates_module CHECK MODULE WHAT BUILDID: the loaded MODULE must
+# be the host's build (make rxe's, make ibcore's): from updates/, with
+# the BUILDID the host sent, not Debian's own
+check_updates_module() {
+	_w=$(modinfo -n "$2" 2>/dev/null)
+	_l=$(od -An -tx1 -v "/sys/module/$2/notes/.note.gnu.build-id" 2>/dev/null | tr -d ' \n')
+	_ok=0
+	[ "${_w#*/updates/}" != "$_w" ] && [ -n "$4" ] && [ "${_l%"$4"}" != "$_l" ] && _ok=1
+	check "$1" "$3 ${_w#/lib/modules/"$KVER"/} build-id=$4" [ "$_ok" = 1 ]
+}
+
+# mib_check CHECK WHEN TAG N: N O_DIRECT writes of one file of 1 MiB of
+# random octets (/tmp/TAG.src, made once) to $MNT/TAG.0 .. TAG.N-1, each
+# read back over the wire and compared by sha256
+mib_check() {
+	[ -e "/tmp/$3.src" ] || head -c 1048576 /dev/urandom >"/tmp/$3.src"
+	_sum=$(sha256sum <"/tmp/$3.src" | cut -d' ' -f1)
+	_bad=
+	_i=0
+	while [ $_i -lt "$4" ]; do
+		timeout -s KILL 60 dd if="/tmp/$3.src" of="$MNT/$3.$_i" bs=1M oflag=direct 2>/dev/null &&
+			_b=$(timeout -s KILL 60 dd if="$MNT/$3.$_i" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1) &&
+			[ "$_b" = "$_sum" ] || _bad="$_bad $3.$_i"
+		_i=$((_i + 1))
+	done
+	if [ -z "$_bad" ]; then
+		status "$1" PASS "$4 writes of 1 MiB $2 read back exact"
+	else
+		status "$1" FAIL "$2, did not write or read back exact:$_bad"
+	fi
 }
 
 # mount_nfs VERS [EXTRA_OPTS]: mount server:/ on /mnt over RDMA.

@@ -171,25 +171,7 @@ if ! wait $mpid; then
 		exit 1
 	fi
 fi
-head -c 1048576 /dev/urandom >/tmp/ac.src
-sum=$(sha256sum </tmp/ac.src | cut -d' ' -f1)
-# io_check CHECK WHEN: FILES O_DIRECT writes of 1 MiB, each read back
-io_check() {
-	_bad=
-	_i=0
-	while [ $_i -lt "$FILES" ]; do
-		timeout -s KILL 60 dd if=/tmp/ac.src of="$MNT/ac.$_i" bs=1M oflag=direct 2>/dev/null &&
-			_b=$(timeout -s KILL 60 dd if="$MNT/ac.$_i" iflag=direct bs=1M 2>/dev/null | sha256sum | cut -d' ' -f1) &&
-			[ "$_b" = "$sum" ] || _bad="$_bad ac.$_i"
-		_i=$((_i + 1))
-	done
-	if [ -z "$_bad" ]; then
-		status "$1" PASS "$FILES writes of 1 MiB $2 read back exact"
-	else
-		status "$1" FAIL "$2, did not write or read back exact:$_bad"
-	fi
-}
-io_check writes "after the failover during the connect"
+mib_check writes "after the failover during the connect" ac "$FILES"
 c1=$(mstat connect_count)
 a1=$(grep -ac 'xprtrdma_connect' /tmp/ac.trace)
 
@@ -214,7 +196,7 @@ if [ "$(grep -ac 'ADDR_CHANGE' /tmp/ac.trace)" -gt "$n0" ]; then
 else
 	status inject-established FAIL "rdma_cm reported no ADDR_CHANGE on the established connection within 10 s of the failover"
 fi
-io_check writes-established "after the failover of the established connection"
+mib_check writes-established "after the failover of the established connection" ac "$FILES"
 status reconnects INFO "connect_count $c1 after $a1 connect attempt(s) once mounted, $(mstat connect_count) after the second failover"
 umount_nfs
 # no cm_id may outlive the mount (one whose last put never came stays)
