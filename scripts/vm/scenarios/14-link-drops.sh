@@ -382,13 +382,14 @@ ld_addr_change() {
 # verdict: a cm_id still there after the unmount is REPRODUCED (the
 # DREQ of a connection whose address was reapplied could not be sent,
 # and nothing said so). Without it the run passes when the client's
-# checks passed: the files read back exact before and after.
+# checks passed: a DREQ was refused during the reapply (else the run did
+# not reach the bug) and the files read back exact before and after.
 ld_addr_reapply() {
 	[ "$VM_RDMA" = rxe ] || die "scenario 14: LD_REPRO=addr-reapply needs RoCE (VM_RDMA=rxe): the address's GIDs are RoCE's"
 	SC_DESC="xprtrdma: the client's address removed and added again under an established connection, then the unmount (${SC_DESC#*(}"
 	sc_pair addrre ours "" "$1" "" "$SCDIR/14-addr-reapply.client.sh" \
 		AR_FILES="${AR_FILES:-4}" AR_CMID_MAX="${AR_CMID_MAX:-90}"
-	SC_DESC+="; $(vm_status "$VM_CLOG" writes-after 2>/dev/null)"
+	SC_DESC+="; $(vm_status "$VM_CLOG" reach 2>/dev/null); $(vm_status "$VM_CLOG" writes-after 2>/dev/null)"
 	if [ "$(vm_result "$VM_CLOG" cm-ids)" = FAIL ]; then
 		SC_DESC+="; REPRODUCED: $(vm_status "$VM_CLOG" cm-ids 2>/dev/null)"
 		SC_FAILED=1
